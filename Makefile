@@ -1,0 +1,31 @@
+# slicegen: `make` builds the default drops into out/; `make test` runs the whole suite.
+# Both do their own idempotent set-up: a .venv with the pinned Python packages, and
+# arm-none-eabi-gcc from Debian when it is missing.
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+JOBS   ?= 2
+
+.PHONY: all setup toolchain test clean-venv
+
+all: setup
+	$(PY) -m gen build --defaults -o out
+
+setup: $(STAMP) toolchain
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+toolchain:
+	@command -v arm-none-eabi-gcc >/dev/null 2>&1 || { \
+	  echo "installing gcc-arm-none-eabi (apt)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-arm-none-eabi libnewlib-arm-none-eabi >/dev/null; }
+
+test: setup
+	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider
+
+clean-venv:
+	rm -rf $(VENV)

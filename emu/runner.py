@@ -1,0 +1,65 @@
+"""Run batches of GCM cases through a drop: in the emulated core, or on the host."""
+from __future__ import annotations
+
+import ctypes
+from pathlib import Path
+
+from emu.machine import Machine
+from emu.toolchain import Firmware
+from emu.vectors import Case, encode, decode, result_size
+
+BATCH_BYTES = 3 * 1024 * 1024
+
+
+def batches(cases: list[Case]):
+    batch, size = [], 0
+    for c in cases:
+        n = len(encode([c]))
+        if batch and size + n > BATCH_BYTES:
+            yield batch
+            batch, size = [], 0
+        batch.append(c)
+        size += n
+    if batch:
+        yield batch
+
+
+class EmuRunner:
+    """The batch driver in Unicorn; one emu_start per batch."""
+
+    def __init__(self, firmware: Firmware):
+        self.firmware = firmware
+        self.machine = Machine(firmware.core, firmware.image)
+        self.entry = firmware.addr("sg_run_batch")
+        self.max_stack = 0
+
+    def run(self, cases: list[Case]) -> list[tuple[int, bytes, bytes]]:
+        results = []
+        for batch in batches(cases):
+            m = self.machine
+            m.reset_buffers()
+            blob = encode(batch)
+            src = m.alloc(len(blob), blob, readonly=True)
+            dst = m.alloc(result_size(batch))
+            m.call(self.entry, src, len(batch), dst, timeout_s=300.0)
+            self.max_stack = max(self.max_stack, m.stack_used)
+            results += decode(batch, m.read(dst, result_size(batch)))
+        return results
+
+
+class HostRunner:
+    """The same driver compiled for the host, through ctypes."""
+
+    def __init__(self, library: Path):
+        self.lib = ctypes.CDLL(str(library))
+        self.lib.sg_run_batch.argtypes = [ctypes.c_char_p, ctypes.c_uint32, ctypes.c_char_p]
+        self.lib.sg_run_batch.restype = ctypes.c_uint32
+
+    def run(self, cases: list[Case]) -> list[tuple[int, bytes, bytes]]:
+        results = []
+        for batch in batches(cases):
+            blob = encode(batch)
+            out = ctypes.create_string_buffer(result_size(batch))
+            self.lib.sg_run_batch(blob, len(batch), out)
+            results += decode(batch, out.raw)
+        return results

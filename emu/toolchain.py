@@ -1,0 +1,132 @@
+"""Compilers: arm-none-eabi-gcc for the cores, the host gcc for `portable`.
+
+Every compile of a drop uses -std=c99 -Wall -Wextra -Werror, as SPEC promises users.
+A missing compiler is a ConfigError (one line, exit 2), never a skipped check.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from gen.errors import ConfigError
+from emu import layout
+
+DRIVER = Path(__file__).resolve().parent / "driver.c"
+STRICT = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-O2"]
+CORE_FLAGS = {
+    "cortex-m4": ["-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=soft"],
+    "cortex-m3": ["-mcpu=cortex-m3", "-mthumb"],
+}
+ARM_GCC = "arm-none-eabi-gcc"
+
+
+class BuildError(Exception):
+    """The generated code did not compile or link: a generator bug, reported with the log."""
+
+
+def tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        hint = "apt-get install gcc-arm-none-eabi" if name.startswith("arm-none-eabi") else "apt-get install gcc"
+        raise ConfigError(f"{name} not found on PATH; run `make` (it installs it) or `{hint}`")
+    return path
+
+
+def run(cmd: list[str], cwd: Path) -> str:
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BuildError(f"{' '.join(cmd)} failed:\n{proc.stdout}{proc.stderr}")
+    return proc.stdout
+
+
+def impl_define(prefix: str) -> str:
+    return f"-D{prefix.upper()}_IMPLEMENTATION"
+
+
+def driver_defines(header: Path, prefix: str) -> list[str]:
+    return [f"-DSG_PREFIX={prefix}", f'-DSG_HEADER="{header}"', impl_define(prefix)]
+
+
+def core_of(target: str) -> str:
+    """The core a drop is compiled and emulated for (portable C is checked on a Cortex-M4)."""
+    return "cortex-m4" if target == "portable" else target
+
+
+@dataclass
+class Firmware:
+    elf: Path
+    image: bytes                   # FLASH contents from FLASH_BASE
+    symbols: dict[str, tuple[int, int]]   # name -> (address, size)
+    core: str
+
+    def addr(self, name: str) -> int:
+        return self.symbols[name][0]
+
+
+def drop_sizes(header: Path, prefix: str, target: str, workdir: Path) -> dict:
+    """Compile the drop alone (as a user would) and measure its sections."""
+    src = workdir / "drop_only.c"
+    src.write_text(f'#define {prefix.upper()}_IMPLEMENTATION\n#include "{header}"\n')
+    obj = workdir / "drop_only.o"
+    run([tool(ARM_GCC), *CORE_FLAGS[core_of(target)], *STRICT, "-ffreestanding", "-c", str(src),
+         "-o", str(obj)], workdir)
+    out = run([tool("arm-none-eabi-size"), "-A", str(obj)], workdir)
+    sizes = {"text_bytes": 0, "rodata_bytes": 0, "data_bytes": 0}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[1].isdigit():
+            if parts[0].startswith(".text"):
+                sizes["text_bytes"] += int(parts[1])
+            elif parts[0].startswith(".rodata"):
+                sizes["rodata_bytes"] += int(parts[1])
+            elif parts[0].startswith((".data", ".bss")):
+                sizes["data_bytes"] += int(parts[1])
+    return sizes
+
+
+def build_firmware(header: Path, prefix: str, target: str, workdir: Path,
+                   extra_sources: tuple[Path, ...] = ()) -> Firmware:
+    """Link the batch driver (plus any extra C files) with the drop for the emulated core."""
+    core = core_of(target)
+    ld = workdir / "link.ld"
+    ld.write_text(layout.LINKER_SCRIPT)
+    elf = workdir / "fw.elf"
+    run([tool(ARM_GCC), *CORE_FLAGS[core], *STRICT, "-ffreestanding", "-nostdlib", "-nostartfiles",
+         *driver_defines(header, prefix), "-T", str(ld), str(DRIVER), *map(str, extra_sources),
+         "-lgcc", "-o", str(elf)], workdir)
+    sizes = run([tool("arm-none-eabi-size"), "-A", str(elf)], workdir)
+    for line in sizes.splitlines():
+        parts = line.split()
+        if parts and parts[0] == ".data" and int(parts[1]) != 0:
+            raise BuildError("the firmware has initialised .data; the emulator loads FLASH only")
+    binary = workdir / "fw.bin"
+    run([tool("arm-none-eabi-objcopy"), "-O", "binary", "-j", ".text", "-j", ".rodata", str(elf),
+         str(binary)], workdir)
+    symbols = {}
+    for line in run([tool("arm-none-eabi-nm"), "-S", str(elf)], workdir).splitlines():
+        parts = line.split()
+        if len(parts) == 4:
+            symbols[parts[3]] = (int(parts[0], 16) & ~1, int(parts[1], 16))
+        elif len(parts) == 3:
+            symbols.setdefault(parts[2], (int(parts[0], 16) & ~1, 0))
+    return Firmware(elf=elf, image=binary.read_bytes(), symbols=symbols, core=core)
+
+
+def build_host_library(header: Path, prefix: str, workdir: Path) -> Path:
+    """The same driver as a host shared library (portable target), for ctypes."""
+    lib = workdir / "driver_host.so"
+    run([tool("gcc"), *STRICT, "-shared", "-fPIC", *driver_defines(header, prefix), str(DRIVER),
+         "-o", str(lib)], workdir)
+    return lib
+
+
+def assemble(source: str, core: str, workdir: Path) -> bytes:
+    """Assemble a Thumb-2 snippet placed at FLASH_BASE into raw bytes (tests, checker fixtures)."""
+    src = workdir / "snippet.s"
+    src.write_text(".syntax unified\n.thumb\n.text\n" + source + "\n")
+    obj, binary = workdir / "snippet.o", workdir / "snippet.bin"
+    run([tool("arm-none-eabi-as"), f"-mcpu={core}", "-mthumb", str(src), "-o", str(obj)], workdir)
+    run([tool("arm-none-eabi-objcopy"), "-O", "binary", "-j", ".text", str(obj), str(binary)], workdir)
+    return binary.read_bytes()

@@ -1,0 +1,96 @@
+"""The checks a drop must pass before it is written (and again under `slicegen validate`).
+
+For each place the drop runs (the emulated core; plus the host for `portable`):
+all cases of the two NIST CAVP files of its key size (FAIL cases must return -1 with a zeroed
+output), the McGrew-Viega cases, and random cases against pyca/cryptography.
+"""
+from __future__ import annotations
+
+import hashlib
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from emu import vectors, differential
+from emu.runner import EmuRunner, HostRunner
+from emu.toolchain import build_firmware, build_host_library, core_of
+
+DIFFERENTIAL_CASES = 240
+
+
+class ValidationError(Exception):
+    """The drop gave a wrong answer; the message lists the first failing cases."""
+
+
+@dataclass
+class Report:
+    nist_passed: int = 0
+    nist_failed: int = 0
+    nist_files: list[str] = field(default_factory=list)
+    differential_cases: int = 0
+    spec_cases: int = 0
+    places: list[str] = field(default_factory=list)
+    max_stack: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def manifest(self) -> dict:
+        return {"nist_vectors": {"passed": self.nist_passed, "failed": self.nist_failed,
+                                 "files": self.nist_files},
+                "differential_cases": self.differential_cases,
+                "places": self.places}
+
+
+def alignment_flags(i: int) -> int:
+    """Vary in-place use and misalignment from case to case (bits as in emu/driver.c)."""
+    return ((i % 7 == 3) & 1) | (((i >> 1) % 4) << 1) | (((i >> 3) % 4) << 3)
+
+
+def progress(msg: str) -> None:
+    if sys.stderr.isatty():
+        print(msg, file=sys.stderr, flush=True)
+
+
+def run_checks(runner, place: str, keybits: int, seed: int, report: Report) -> None:
+    t0 = time.time()
+    for fname, cases in vectors.nist_cases(keybits, alignment_flags).items():
+        progress(f"  {place}: {fname} ({len(cases)} cases)")
+        for case, (rc, out, tag) in zip(cases, runner.run(cases)):
+            problem = vectors.check(case, rc, out, tag)
+            if problem:
+                report.nist_failed += 1
+                report.failures.append(f"{place}: {case.label}: {problem}")
+            else:
+                report.nist_passed += 1
+        if fname not in report.nist_files:
+            report.nist_files.append(fname)
+    for label, cases in (("spec", vectors.spec_cases(keybits)),
+                         ("differential", differential.random_cases(keybits, DIFFERENTIAL_CASES, seed))):
+        progress(f"  {place}: {label} ({len(cases)} cases)")
+        for case, (rc, out, tag) in zip(cases, runner.run(cases)):
+            problem = vectors.check(case, rc, out, tag)
+            if problem:
+                report.failures.append(f"{place}: {case.label}: {problem}")
+        if label == "spec":
+            report.spec_cases += len(cases)
+        else:
+            report.differential_cases += len(cases)
+    report.places.append(place)
+    progress(f"  {place}: done in {time.time() - t0:.1f} s")
+
+
+def validate(header_path: Path, prefix: str, target: str, keybits: int, config_sha256: str,
+             workdir: Path, firmware=None) -> Report:
+    report = Report()
+    seed = int(hashlib.sha256(config_sha256.encode()).hexdigest()[:8], 16)
+    fw = firmware or build_firmware(header_path, prefix, target, workdir)
+    emu_runner = EmuRunner(fw)
+    run_checks(emu_runner, f"emulated {core_of(target)}", keybits, seed, report)
+    report.max_stack = emu_runner.max_stack
+    if target == "portable":
+        run_checks(HostRunner(build_host_library(header_path, prefix, workdir)), "host", keybits, seed, report)
+    if report.failures:
+        shown = "\n  ".join(report.failures[:10])
+        more = f"\n  ... and {len(report.failures) - 10} more" if len(report.failures) > 10 else ""
+        raise ValidationError(f"{len(report.failures)} failing cases:\n  {shown}{more}")
+    return report

@@ -1,0 +1,3 @@
+from gen.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,221 @@
+"""Fixsliced AES linear layers as data, the packed layout, and SymPy proofs over GF(2).
+
+Layout (two blocks, 256 state bits)
+-----------------------------------
+Natural form: 8 little-endian words ``W[4k + c]`` = column c of block k; byte r of the column
+(state row r) sits in bits 8r..8r+7.
+
+Packed form: 8 bit-plane words ``Q[b]`` (b = bit of the byte, 0 = LSB).  State byte (row r,
+column c, block k) contributes its bit b at bit position ``8r + 2c + k`` of ``Q[b]``: a byte of
+the word is a row, and inside it two bits per column, one per block.
+
+Packing is a 3-bit transpose done with SWAPMOVE: order the input words as ``X[k + 2c] = W[4k+c]``
+and swap position bit 0 <-> word-index bit 0 (mask 0x55555555, shift 1), bit 1 <-> bit 1
+(0x33333333, 2) and bit 2 <-> bit 2 (0x0f0f0f0f, 4).  Every step is an involution and the steps
+commute, so unpacking runs the same steps.
+
+    SWAPMOVE(lo, hi, m, n):  t = (hi ^ (lo >> n)) & m;  hi ^= t;  lo ^= t << n
+
+Fixsliced MixColumns (Adomnicai & Peyrin, "Fixslicing AES-like ciphers", TCHES 2021/1)
+--------------------------------------------------------------------------------------
+ShiftRows is never applied.  After round j the kernel keeps ``T_j = SR^-a_j(S_j)`` for an
+alignment a_j (ffs: a_j = j mod 4).  With SR(S)[r][c] = S[r][c + r], a round from alignment a to
+b has linear layer SR^-b . MC . SR^(a+1) = M_b . SR^(a+1-b), where
+
+    M_j = SR^-j . MC . SR^j,   M_j(T)[r][c] = 2 T[r][c] + 3 T[r+1][c+j] + T[r+2][c+2j] + T[r+3][c+3j].
+
+ffs takes b = a + 1 always (no explicit ShiftRows; four variants cycling with the round).
+
+In the packed form "row +dr, column +dc" is a word rotation by 8*dr combined with a rotation
+inside each byte by 2*dc bits, so with ``R1`` = (row+1, col+j), ``R2`` = (row+2, col+2j):
+
+    s_b = R1(a_b);  t_b = a_b ^ s_b;  out_b = xtime(t)_b ^ s_b ^ R2(t_b)
+
+``VARIANTS[j]`` holds (dr, in-byte rotation) of R1 and R2.  j = 0 needs word rotations only
+(R1 = ror 8, R2 = ror 16); j = 2 rotates bytes by 4 in R1 only; j = 1, 3 in both.
+Semi-fixslicing (sfs) alternates alignments 0 / 1 and spends an explicit packed SR^2 (a nibble
+swap in rows 1 and 3) every other round, so it only uses M_1 and M_0.
+"""
+from __future__ import annotations
+
+from functools import reduce
+
+from sympy import GF
+from sympy.polys.matrices import DomainMatrix
+
+from gen.circuits.aes_sbox import gf_mul
+
+MASK32 = 0xFFFFFFFF
+PACK_STEPS = ((1, 0x55555555, 1), (2, 0x33333333, 2), (4, 0x0F0F0F0F, 4))  # (word bit, mask, shift)
+XTIME_FEEDBACK = (0, 1, 3, 4)        # planes that receive plane 7 when doubling (0x1b)
+SR2_PACKED_MASK = 0x0F000F00         # packed SR^2: swap nibbles of rows 1 and 3 in every plane
+SR2_NATURAL_MASK = 0xFF00FF00        # natural SR^2: swap rows 1, 3 between columns c and c+2
+
+
+def byte_rot_spec(dr: int, dc: int) -> tuple[int, int]:
+    """(word rows, in-byte rotation in bits) of the neighbour map (row + dr, column + dc)."""
+    return dr % 4, (2 * dc) % 8
+
+
+VARIANTS = {j: {"r1": byte_rot_spec(1, j), "r2": byte_rot_spec(2, 2 * j)} for j in range(4)}
+
+
+def neighbour_terms(dr: int, n: int) -> tuple[tuple[int, int], ...]:
+    """The neighbour map as (mask, right-rotation) terms: y = OR ror(x & mask, rot).
+
+    Derivation: y = byte_ror(ror(x, 8 dr), n); bits that stay inside their byte come from the
+    per-byte mask (0xff << n), the rest (low n bits of each byte) wrap around by 8 - n."""
+    if n == 0:
+        return ((MASK32, 8 * dr % 32),)
+    hi = ((0xFF << n) & 0xFF) * 0x01010101
+    lo = ((1 << n) - 1) * 0x01010101
+    return ((hi, (8 * dr + n) % 32), (lo, (8 * dr + 24 + n) % 32))
+
+
+def _ror(x: int, n: int) -> int:
+    n %= 32
+    return ((x >> n) | (x << (32 - n))) & MASK32 if n else x
+
+
+def neighbour(x: int, dr: int, n: int) -> int:
+    return reduce(lambda acc, t: acc | _ror(x & t[0], t[1]), neighbour_terms(dr, n), 0)
+
+
+# ---- reference (pure Python) forms of each map, on lists of 8 words ----
+
+def swapmove(lo: int, hi: int, mask: int, n: int) -> tuple[int, int]:
+    t = (hi ^ (lo >> n)) & mask
+    return (lo ^ (t << n)) & MASK32, hi ^ t
+
+
+def pack(words: list[int]) -> list[int]:
+    """Natural W[0..7] -> packed planes Q[0..7] (SWAPMOVE transpose)."""
+    x = [words[4 * (w & 1) + (w >> 1)] for w in range(8)]
+    for bit, mask, n in PACK_STEPS:
+        for lo in range(8):
+            if not lo & bit:
+                x[lo], x[lo | bit] = swapmove(x[lo], x[lo | bit], mask, n)
+    return x
+
+
+def unpack(planes: list[int]) -> list[int]:
+    x = list(planes)
+    for bit, mask, n in reversed(PACK_STEPS):
+        for lo in range(8):
+            if not lo & bit:
+                x[lo], x[lo | bit] = swapmove(x[lo], x[lo | bit], mask, n)
+    return [x[k + 2 * c] for k in range(2) for c in range(4)]
+
+
+def mixcolumns_variant(q: list[int], j: int) -> list[int]:
+    (d1, n1), (d2, n2) = VARIANTS[j]["r1"], VARIANTS[j]["r2"]
+    s = [neighbour(x, d1, n1) for x in q]
+    t = [x ^ y for x, y in zip(q, s)]
+    out = []
+    for b in range(8):
+        v = s[b] ^ neighbour(t[b], d2, n2)
+        if b >= 1:
+            v ^= t[b - 1]
+        if b in XTIME_FEEDBACK:
+            v ^= t[7]
+        out.append(v)
+    return out
+
+
+def packed_shiftrows2(q: list[int]) -> list[int]:
+    out = []
+    for x in q:
+        t = (x ^ (x >> 4)) & SR2_PACKED_MASK
+        out.append(x ^ t ^ (t << 4))
+    return out
+
+
+def natural_shiftrows2(w: list[int]) -> list[int]:
+    w = list(w)
+    for k in range(2):
+        for c in range(2):
+            lo, hi = 4 * k + c, 4 * k + c + 2
+            t = (w[lo] ^ w[hi]) & SR2_NATURAL_MASK
+            w[lo] ^= t
+            w[hi] ^= t
+    return w
+
+
+# ---- definitions (byte level) ----
+
+def _bytes_of(w: list[int]) -> list[list[list[int]]]:
+    """state[k][r][c] from natural words."""
+    return [[[(w[4 * k + c] >> (8 * r)) & 0xFF for c in range(4)] for r in range(4)] for k in range(2)]
+
+
+def _words_of(st) -> list[int]:
+    return [sum(st[k][r][c] << (8 * r) for r in range(4)) for k in range(2) for c in range(4)]
+
+
+def def_shiftrows(w: list[int], e: int = 1) -> list[int]:
+    st = _bytes_of(w)
+    return _words_of([[[st[k][r][(c + r * e) % 4] for c in range(4)] for r in range(4)] for k in range(2)])
+
+
+def def_mixcolumns(w: list[int]) -> list[int]:
+    st = _bytes_of(w)
+    coef = (2, 3, 1, 1)
+    return _words_of([[[reduce(lambda x, y: x ^ y,
+                                (gf_mul(coef[(i - r) % 4], st[k][i][c]) for i in range(4)))
+                         for c in range(4)] for r in range(4)] for k in range(2)])
+
+
+def def_pack(w: list[int]) -> list[int]:
+    """Packing from the index formula (not SWAPMOVE)."""
+    st = _bytes_of(w)
+    return [sum(((st[k][r][c] >> b) & 1) << (8 * r + 2 * c + k)
+                for k in range(2) for r in range(4) for c in range(4)) for b in range(8)]
+
+
+# ---- GF(2) matrices (SymPy DomainMatrix, sparse) ----
+
+F2 = GF(2)
+
+
+def matrix_of(f) -> DomainMatrix:
+    """256x256 matrix over GF(2) of a linear map on 8 words (column i = f(e_i))."""
+    rows: dict[int, dict[int, object]] = {}
+    for i in range(256):
+        e = [0] * 8
+        e[i // 32] = 1 << (i % 32)
+        y = f(e)
+        for o in range(256):
+            if (y[o // 32] >> (o % 32)) & 1:
+                rows.setdefault(o, {})[i] = F2(1)
+    return DomainMatrix(rows, (256, 256), F2)
+
+
+def spec_variant_matrix(j: int) -> DomainMatrix:
+    """P . SR^-j . MC . SR^j . P^-1, composed as matrix products from the definitions."""
+    P = matrix_of(def_pack)
+    SR = matrix_of(def_shiftrows)
+    SRinv = matrix_of(lambda w: def_shiftrows(w, 3))
+    MC = matrix_of(def_mixcolumns)
+    I = DomainMatrix.eye(256, F2).to_sparse()
+    pw = lambda M, k: reduce(lambda A, B: A * B, [M] * k, I)
+    return P * pw(SRinv, j) * MC * pw(SR, j) * P.transpose()
+
+
+def prove_variant(j: int, impl=None) -> bool:
+    """True when ``impl`` (default: the reference mixcolumns_variant) equals the specification."""
+    impl = impl or (lambda q: mixcolumns_variant(q, j))
+    return matrix_of(impl) == spec_variant_matrix(j)
+
+
+def prove_packing(impl_pack=pack, impl_unpack=unpack) -> bool:
+    P = matrix_of(def_pack)
+    I = DomainMatrix.eye(256, F2).to_sparse()
+    return (matrix_of(impl_pack) == P and matrix_of(impl_unpack) == P.transpose()
+            and P * P.transpose() == I)
+
+
+def prove_shiftrows2(packed=packed_shiftrows2, natural=natural_shiftrows2) -> bool:
+    P = matrix_of(def_pack)
+    SR = matrix_of(def_shiftrows)
+    return (matrix_of(packed) == P * SR * SR * P.transpose()
+            and matrix_of(natural) == SR * SR)

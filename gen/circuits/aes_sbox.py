@@ -1,0 +1,136 @@
+"""The AES S-box as a straight-line Boolean circuit, kept as data.
+
+Source of the gate list: J. Boyar and R. Peralta, "A new combinational logic minimization
+technique with applications to cryptology", SEA 2010 (LNCS 6049), the 115-gate circuit
+(32 AND, 79 XOR, 4 XNOR).  The gates are facts from that paper; the layout below is ours.
+
+Bit order: input ``x0`` is the most significant bit of the byte (bit 7) and ``x7`` the least
+significant (bit 0); likewise output ``s0`` is bit 7 and ``s7`` bit 0.
+
+NOT folding: the four XNOR gates (outputs s1, s2, s6, s7 = bits 6, 5, 1, 0) are exactly the
+affine constant 0x63 of the S-box.  Kernels compute them as plain XOR, i.e. they compute
+``S(x) ^ 0x63``; since ShiftRows and MixColumns map the all-0x63 state to itself
+(the MixColumns row 2^3^1^1 sums to 1), the constant is folded into the next round key
+(see gen/kernels/aes_keyschedule.py).  ``NOT_MASK`` records the folded constant.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+INPUTS = tuple(f"x{i}" for i in range(8))     # x0 = bit 7 ... x7 = bit 0
+OUTPUTS = tuple(f"s{i}" for i in range(8))    # s0 = bit 7 ... s7 = bit 0
+
+# (dst, op, a, b) with op in {"xor", "and", "xnor"}; in evaluation order.
+GATES: tuple[tuple[str, str, str, str], ...] = (
+    # top linear layer (23 XOR)
+    ("y14", "xor", "x3", "x5"), ("y13", "xor", "x0", "x6"), ("y9", "xor", "x0", "x3"),
+    ("y8", "xor", "x0", "x5"), ("t0", "xor", "x1", "x2"), ("y1", "xor", "t0", "x7"),
+    ("y4", "xor", "y1", "x3"), ("y12", "xor", "y13", "y14"), ("y2", "xor", "y1", "x0"),
+    ("y5", "xor", "y1", "x6"), ("y3", "xor", "y5", "y8"), ("t1", "xor", "x4", "y12"),
+    ("y15", "xor", "t1", "x5"), ("y20", "xor", "t1", "x1"), ("y6", "xor", "y15", "x7"),
+    ("y10", "xor", "y15", "t0"), ("y11", "xor", "y20", "y9"), ("y7", "xor", "x7", "y11"),
+    ("y17", "xor", "y10", "y11"), ("y19", "xor", "y10", "y8"), ("y16", "xor", "t0", "y11"),
+    ("y21", "xor", "y13", "y16"), ("y18", "xor", "x0", "y16"),
+    # shared non-linear middle: inversion in GF(2^4)^2 (32 AND, 30 XOR)
+    ("t2", "and", "y12", "y15"), ("t3", "and", "y3", "y6"), ("t4", "xor", "t3", "t2"),
+    ("t5", "and", "y4", "x7"), ("t6", "xor", "t5", "t2"), ("t7", "and", "y13", "y16"),
+    ("t8", "and", "y5", "y1"), ("t9", "xor", "t8", "t7"), ("t10", "and", "y2", "y7"),
+    ("t11", "xor", "t10", "t7"), ("t12", "and", "y9", "y11"), ("t13", "and", "y14", "y17"),
+    ("t14", "xor", "t13", "t12"), ("t15", "and", "y8", "y10"), ("t16", "xor", "t15", "t12"),
+    ("t17", "xor", "t4", "t14"), ("t18", "xor", "t6", "t16"), ("t19", "xor", "t9", "t14"),
+    ("t20", "xor", "t11", "t16"), ("t21", "xor", "t17", "y20"), ("t22", "xor", "t18", "y19"),
+    ("t23", "xor", "t19", "y21"), ("t24", "xor", "t20", "y18"), ("t25", "xor", "t21", "t22"),
+    ("t26", "and", "t21", "t23"), ("t27", "xor", "t24", "t26"), ("t28", "and", "t25", "t27"),
+    ("t29", "xor", "t28", "t22"), ("t30", "xor", "t23", "t24"), ("t31", "xor", "t22", "t26"),
+    ("t32", "and", "t31", "t30"), ("t33", "xor", "t32", "t24"), ("t34", "xor", "t23", "t33"),
+    ("t35", "xor", "t27", "t33"), ("t36", "and", "t24", "t35"), ("t37", "xor", "t36", "t34"),
+    ("t38", "xor", "t27", "t36"), ("t39", "and", "t29", "t38"), ("t40", "xor", "t25", "t39"),
+    ("t41", "xor", "t40", "t37"), ("t42", "xor", "t29", "t33"), ("t43", "xor", "t29", "t40"),
+    ("t44", "xor", "t33", "t37"), ("t45", "xor", "t42", "t41"),
+    ("z0", "and", "t44", "y15"), ("z1", "and", "t37", "y6"), ("z2", "and", "t33", "x7"),
+    ("z3", "and", "t43", "y16"), ("z4", "and", "t40", "y1"), ("z5", "and", "t29", "y7"),
+    ("z6", "and", "t42", "y11"), ("z7", "and", "t45", "y17"), ("z8", "and", "t41", "y10"),
+    ("z9", "and", "t44", "y12"), ("z10", "and", "t37", "y3"), ("z11", "and", "t33", "y4"),
+    ("z12", "and", "t43", "y13"), ("z13", "and", "t40", "y5"), ("z14", "and", "t29", "y2"),
+    ("z15", "and", "t42", "y9"), ("z16", "and", "t45", "y14"), ("z17", "and", "t41", "y8"),
+    # bottom linear layer (26 XOR, 4 XNOR)
+    ("t46", "xor", "z15", "z16"), ("t47", "xor", "z10", "z11"), ("t48", "xor", "z5", "z13"),
+    ("t49", "xor", "z9", "z10"), ("t50", "xor", "z2", "z12"), ("t51", "xor", "z2", "z5"),
+    ("t52", "xor", "z7", "z8"), ("t53", "xor", "z0", "z3"), ("t54", "xor", "z6", "z7"),
+    ("t55", "xor", "z16", "z17"), ("t56", "xor", "z12", "t48"), ("t57", "xor", "t50", "t53"),
+    ("t58", "xor", "z4", "t46"), ("t59", "xor", "z3", "t54"), ("t60", "xor", "t46", "t57"),
+    ("t61", "xor", "z14", "t57"), ("t62", "xor", "t52", "t58"), ("t63", "xor", "t49", "t58"),
+    ("t64", "xor", "z4", "t59"), ("t65", "xor", "t61", "t62"), ("t66", "xor", "z1", "t63"),
+    ("s0", "xor", "t59", "t63"), ("s6", "xnor", "t56", "t62"), ("s7", "xnor", "t48", "t60"),
+    ("t67", "xor", "t64", "t65"), ("s3", "xor", "t53", "t66"), ("s4", "xor", "t51", "t66"),
+    ("s5", "xor", "t47", "t65"), ("s1", "xnor", "t64", "s3"), ("s2", "xnor", "t55", "t67"),
+)
+
+# The constant the XNOR gates contribute, as a byte (bit i of the S-box output).
+NOT_MASK = sum(1 << (7 - int(dst[1:])) for dst, op, _, _ in GATES if op == "xnor")
+
+
+def emit(gate: Callable[[str, object, object], object], inputs: dict[str, object],
+         fold_nots: bool = True) -> dict[str, object]:
+    """Walk the gate list, calling ``gate(op, a, b)`` for each gate ('xor' | 'and' | 'xnor').
+
+    With ``fold_nots`` every XNOR is handed out as 'xor' (the caller folds NOT_MASK elsewhere).
+    Returns the values of ``s0..s7``.  Used by the kernels (IR emission) and the checks below.
+    """
+    env = dict(inputs)
+    for dst, op, a, b in GATES:
+        if fold_nots and op == "xnor":
+            op = "xor"
+        env[dst] = gate(op, env[a], env[b])
+    return {name: env[name] for name in OUTPUTS}
+
+
+def eval_byte(x: int, fold_nots: bool = False) -> int:
+    """Evaluate the circuit on one byte (bit-level, Python ints)."""
+    def gate(op, a, b):
+        if op == "and":
+            return a & b
+        v = a ^ b
+        return v ^ 1 if op == "xnor" else v
+    ins = {f"x{i}": (x >> (7 - i)) & 1 for i in range(8)}
+    outs = emit(gate, ins, fold_nots=fold_nots)
+    return sum(outs[f"s{i}"] << (7 - i) for i in range(8))
+
+
+# ---- the reference: S(x) = A * x^-1 + 0x63 over GF(2^8) / (x^8 + x^4 + x^3 + x + 1) ----
+
+def gf_mul(a: int, b: int) -> int:
+    r = 0
+    while b:
+        if b & 1:
+            r ^= a
+        a = (a << 1) ^ (0x11B if a & 0x80 else 0)
+        b >>= 1
+    return r
+
+
+def gf_inv(a: int) -> int:
+    """a^254 (0 maps to 0)."""
+    r, e = 1, 254
+    while e:
+        if e & 1:
+            r = gf_mul(r, a)
+        a = gf_mul(a, a)
+        e >>= 1
+    return r
+
+
+def sbox_reference(x: int) -> int:
+    b = gf_inv(x)
+    rotl = lambda v, n: ((v << n) | (v >> (8 - n))) & 0xFF
+    return b ^ rotl(b, 1) ^ rotl(b, 2) ^ rotl(b, 3) ^ rotl(b, 4) ^ 0x63
+
+
+def check() -> list[int]:
+    """Inputs where the circuit disagrees with the reference (empty list = correct)."""
+    return [x for x in range(256)
+            if eval_byte(x) != sbox_reference(x)
+            or eval_byte(x, fold_nots=True) != sbox_reference(x) ^ NOT_MASK]
+
+
+GATE_COUNTS = {op: sum(1 for g in GATES if g[1] == op) for op in ("xor", "xnor", "and")}

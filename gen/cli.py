@@ -1,0 +1,140 @@
+"""`slicegen` (also `python -m gen`): list, build, validate, bench, explore. See SPEC §2.
+
+Exit status: 0 success, 1 a check failed (nothing written), 2 bad input (one line on stderr).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from gen import presets
+from gen.config import Config, load_toml
+from gen.errors import ConfigError
+
+
+def resolve(arg: str) -> tuple[Config, str]:
+    """A preset name or a TOML path -> (config, the command recorded in the banner)."""
+    if arg.endswith(".toml"):
+        return load_toml(arg), f"slicegen build {Path(arg).name}"
+    return presets.preset(arg), f"slicegen build {arg}"
+
+
+def cmd_list(args) -> int:
+    for c in presets.all_presets():
+        if args.names:
+            print(c.name)
+            continue
+        opts = f"slicing={c.slicing} face={c.face} ghash={c.ghash}"
+        ct = "constant-time" if c.constant_time else "NOT constant-time"
+        default = " (default)" if c.name in presets.DEFAULTS else ""
+        print(f"{c.name:28s} {c.cipher:7s} {c.mode:4s} {c.target:10s} {opts:34s} {ct}{default}")
+    return 0
+
+
+def summary_table(results) -> str:
+    rows = [("drop", "NIST passed", "constant-time", ".text bytes", "stack bytes")]
+    for r in results:
+        m = r.manifest
+        rows.append((m["name"], str(m["validation"]["nist_vectors"]["passed"]),
+                     m["validation"]["constant_time_check"], str(m["metrics"]["text_bytes"]),
+                     str(m["metrics"]["stack_bytes"])))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def cmd_build(args) -> int:
+    from gen.build import build
+    from emu.toolchain import BuildError
+    from emu.validate import ValidationError
+    from emu.machine import EmulationError
+    names = list(args.configs) + (presets.DEFAULTS if args.defaults else [])
+    if not names:
+        raise ConfigError("build needs a PRESET or FILE.toml (or --defaults); see `slicegen list`")
+    todo = [resolve(n) for n in names]            # all input is checked before anything is built
+    seen = set()
+    for config, _ in todo:
+        if config.name in seen:
+            raise ConfigError(f"two configurations are named {config.name!r}")
+        seen.add(config.name)
+    results = []
+    for config, command in todo:
+        try:
+            results.append(build(config, command, Path(args.output)))
+        except (BuildError, ValidationError, EmulationError) as exc:
+            print(f"slicegen: {config.name}: {exc}", file=sys.stderr)
+            print(f"slicegen: {config.name}: nothing written", file=sys.stderr)
+            return 1
+        print(f"built {results[-1].path}", file=sys.stderr)
+    print(summary_table(results))
+    return 0
+
+
+def cmd_validate(args) -> int:
+    from gen.drop import read_drop
+    from emu.validate import validate, ValidationError
+    status = 0
+    for d in args.drops:
+        d = Path(d)
+        if not (d / "manifest.json").is_file():
+            raise ConfigError(f"{d}: not a drop (no manifest.json)")
+        header, manifest = read_drop(d)
+        with tempfile.TemporaryDirectory(prefix="slicegen-") as tmp:
+            hpath = Path(tmp) / f"{manifest['name']}.h"
+            hpath.write_text(header)
+            try:
+                report = validate(hpath, manifest["prefix"], manifest["target"], int(manifest["cipher"][3:]),
+                                  manifest["config_sha256"], Path(tmp))
+            except ValidationError as exc:
+                print(f"slicegen: {d}: FAILED: {exc}", file=sys.stderr)
+                status = 1
+                continue
+        nv = report.manifest()["nist_vectors"]
+        print(f"{manifest['name']}: NIST {nv['passed']} passed, {nv['failed']} failed; "
+              f"{report.spec_cases} spec and {report.differential_cases} differential cases passed "
+              f"({', '.join(report.places)})")
+    return status
+
+
+def cmd_explore(args) -> int:
+    raise ConfigError("explore is not available yet in this version (schedule search lands with the "
+                      "Thumb-2 scheduler)")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="slicegen", description="constant-time fixsliced AES-GCM generator")
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("list", help="the presets")
+    s.add_argument("--names", action="store_true", help="names only")
+    s.set_defaults(func=cmd_list)
+    s = sub.add_parser("build", help="generate, compile, validate, measure; write the drop if all passed")
+    s.add_argument("configs", nargs="*", metavar="PRESET|FILE.toml")
+    s.add_argument("-o", "--output", default="out", help="output folder (default: out)")
+    s.add_argument("--defaults", action="store_true", help="also build every default preset")
+    s.set_defaults(func=cmd_build)
+    s = sub.add_parser("validate", help="re-run the checks on existing drops")
+    s.add_argument("drops", nargs="+", metavar="DROP_DIR")
+    s.set_defaults(func=cmd_validate)
+    s = sub.add_parser("explore", help="(later) search instruction schedules")
+    s.add_argument("config", metavar="PRESET|FILE.toml")
+    s.add_argument("--budget", type=int, default=100)
+    s.add_argument("--seed", type=int, default=0)
+    s.set_defaults(func=cmd_explore)
+    return p
+
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser()
+    try:
+        args = p.parse_args(argv)
+    except SystemExit as exc:     # argparse already printed its one-line usage error
+        return 2 if exc.code else 0
+    try:
+        return args.func(args)
+    except ConfigError as exc:
+        print(f"slicegen: {exc}", file=sys.stderr)
+        return 2

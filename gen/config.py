@@ -1,0 +1,159 @@
+"""One validated build configuration, its canonical form and its hash.
+
+A configuration comes from a preset (gen/presets.py) or a TOML file shaped as in SPEC §3.
+Everything is checked here, once: unknown keys, unknown values and unsupported combinations
+raise ConfigError with one line that names the problem and the allowed values.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import dataclass, asdict
+from pathlib import Path
+
+from gen.errors import ConfigError
+
+CIPHERS = ("aes128", "aes192", "aes256", "rijndael256", "speedy5", "speedy6", "speedy7")
+MODES = ("gcm", "ctr", "ecb")
+TARGETS = ("cortex-m4", "cortex-m3", "armv8a", "portable")
+SLICINGS = ("ffs", "sfs")
+FACES = ("off", "r1", "r2")
+GHASHES = ("ctmul", "table4", "table8", "pmull")
+
+# TOML layout: top-level keys and the [table] keys, with their allowed values.
+TOP_KEYS = {"name": None, "cipher": CIPHERS, "mode": MODES, "target": TARGETS}
+TABLE_KEYS = {
+    "aes": {"slicing": SLICINGS},
+    "ctr": {"face": FACES},
+    "ghash": {"impl": GHASHES},
+    "schedule": {"seed": None},
+}
+DEFAULTS = {"slicing": "ffs", "face": "off", "ghash": "ctmul", "seed": 0}
+NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
+
+# Combinations this generator builds today: (cipher, mode, target) -> allowed option values.
+# Anything else is refused as bad input, naming what exists.
+SUPPORTED = {
+    ("aes128", "gcm", "portable"): {"slicing": ("ffs", "sfs"), "face": ("off",), "ghash": ("ctmul",)},
+    ("aes192", "gcm", "portable"): {"slicing": ("ffs", "sfs"), "face": ("off",), "ghash": ("ctmul",)},
+    ("aes256", "gcm", "portable"): {"slicing": ("ffs", "sfs"), "face": ("off",), "ghash": ("ctmul",)},
+}
+
+NOT_CONSTANT_TIME_GHASH = ("table4", "table8")
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    cipher: str
+    mode: str
+    target: str
+    slicing: str = DEFAULTS["slicing"]
+    face: str = DEFAULTS["face"]
+    ghash: str = DEFAULTS["ghash"]
+    seed: int = DEFAULTS["seed"]
+
+    @property
+    def prefix(self) -> str:
+        """C namespace of the drop: the name with '-' turned into '_'."""
+        return self.name.replace("-", "_")
+
+    @property
+    def keybits(self) -> int:
+        return int(self.cipher[3:]) if self.cipher.startswith("aes") else 0
+
+    @property
+    def constant_time(self) -> bool:
+        """What the drop claims; the constant-time checker must agree before it is written."""
+        return self.ghash not in NOT_CONSTANT_TIME_GHASH
+
+    def options(self) -> dict:
+        return {"slicing": self.slicing, "face": self.face, "ghash": self.ghash, "seed": self.seed}
+
+    def canonical(self) -> str:
+        """Canonical JSON form: sorted keys, no spaces; the input of the config hash."""
+        return json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+
+    def sha256(self) -> str:
+        return hashlib.sha256(self.canonical().encode()).hexdigest()
+
+    def toml(self) -> str:
+        """The configuration as a TOML file that loads back to the same Config."""
+        return (
+            f'name = "{self.name}"\ncipher = "{self.cipher}"\nmode = "{self.mode}"\n'
+            f'target = "{self.target}"\n\n[aes]\nslicing = "{self.slicing}"\n\n'
+            f'[ctr]\nface = "{self.face}"\n\n[ghash]\nimpl = "{self.ghash}"\n\n'
+            f"[schedule]\nseed = {self.seed}\n"
+        )
+
+
+def _choice(where: str, value, allowed) -> None:
+    if allowed is not None and value not in allowed:
+        raise ConfigError(f"{where} = {value!r} is not allowed; choose one of: {', '.join(allowed)}")
+
+
+def from_dict(data: dict, origin: str = "config") -> Config:
+    """Validate a TOML-shaped dict (top-level keys plus [aes], [ctr], [ghash], [schedule])."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{origin}: a configuration is a table of keys")
+    flat: dict = {}
+    for key, value in data.items():
+        if key in TOP_KEYS:
+            if not isinstance(value, str):
+                raise ConfigError(f"{origin}: {key} must be a string")
+            _choice(f"{origin}: {key}", value, TOP_KEYS[key])
+            flat[key] = value
+        elif key in TABLE_KEYS:
+            if not isinstance(value, dict):
+                raise ConfigError(f"{origin}: [{key}] must be a table with keys: {', '.join(TABLE_KEYS[key])}")
+            for sub, subval in value.items():
+                if sub not in TABLE_KEYS[key]:
+                    raise ConfigError(
+                        f"{origin}: unknown key {key}.{sub}; [{key}] takes: {', '.join(TABLE_KEYS[key])}")
+                if sub == "seed":
+                    if not isinstance(subval, int) or isinstance(subval, bool) or not 0 <= subval < 2**32:
+                        raise ConfigError(f"{origin}: schedule.seed must be an integer in 0..2^32-1")
+                else:
+                    if not isinstance(subval, str):
+                        raise ConfigError(f"{origin}: {key}.{sub} must be a string")
+                    _choice(f"{origin}: {key}.{sub}", subval, TABLE_KEYS[key][sub])
+                flat["ghash" if key == "ghash" else sub] = subval
+        else:
+            allowed = ", ".join(list(TOP_KEYS) + [f"[{t}]" for t in TABLE_KEYS])
+            raise ConfigError(f"{origin}: unknown key {key!r}; allowed: {allowed}")
+    for key in TOP_KEYS:
+        if key not in flat:
+            raise ConfigError(f"{origin}: missing key {key!r} (required: {', '.join(TOP_KEYS)})")
+    if not NAME_RE.match(flat["name"]):
+        raise ConfigError(f"{origin}: name {flat['name']!r} must match {NAME_RE.pattern} "
+                          "(it names the folder and the C prefix)")
+    config = Config(**flat)
+    check_supported(config, origin)
+    return config
+
+
+def check_supported(config: Config, origin: str = "config") -> None:
+    combo = (config.cipher, config.mode, config.target)
+    options = SUPPORTED.get(combo)
+    if options is None:
+        have = "; ".join(f"{c}/{m}/{t}" for c, m, t in sorted(SUPPORTED))
+        raise ConfigError(f"{origin}: cipher/mode/target {'/'.join(combo)} is not built by this "
+                          f"generator; available: {have}")
+    for key, allowed in options.items():
+        value = getattr(config, key)
+        if value not in allowed:
+            raise ConfigError(f"{origin}: {key} = {value!r} is not available for {'/'.join(combo)}; "
+                              f"choose one of: {', '.join(allowed)}")
+
+
+def load_toml(path: str | Path) -> Config:
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return from_dict(data, str(path))

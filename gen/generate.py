@@ -1,0 +1,33 @@
+"""Config -> header text. Pure and deterministic: same config and command, same bytes."""
+from __future__ import annotations
+
+from gen.config import Config
+from gen.templating import render
+from gen.version import GENERATOR_VERSION
+from gen.targets import portable
+from gen.targets.common import KernelSet
+
+TARGETS = {"portable": portable.kernels}
+
+
+def kernel_set(config: Config) -> KernelSet:
+    return TARGETS[config.target](config)
+
+
+def header(config: Config, command: str) -> tuple[str, KernelSet]:
+    ks = kernel_set(config)
+    p = config.prefix
+    glue = render("gcm_glue.c.j2", p=p, P=p.upper())
+    option_lines = [("cipher", config.cipher), ("mode", config.mode), ("target", config.target)]
+    option_lines += [(k, str(v)) for k, v in config.options().items()]
+    text = render(
+        "drop.h.j2",
+        name=config.name, version=GENERATOR_VERSION, command=command,
+        config_sha256=config.sha256(), option_lines=option_lines,
+        constant_time=config.constant_time,
+        not_ct_reason=f"GHASH {config.ghash} indexes tables by secret data",
+        P=p.upper(), p=p, target_guard=ks.target_guard, keybytes=config.keybits // 8,
+        rk_words=ks.rk_words, hk_words=ks.hk_words, rk_comment=ks.rk_comment,
+        hk_comment=ks.hk_comment, kernel_sections=ks.sections, glue=glue,
+    )
+    return text, ks

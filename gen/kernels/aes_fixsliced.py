@@ -1,0 +1,192 @@
+"""Fixsliced AES-128/192/256 encryption of two blocks at once, built as IR.
+
+The trick (Adomnicai & Peyrin, "Fixslicing AES-like ciphers", TCHES 2021/1): in a bitsliced
+AES, ShiftRows is a costly bit permutation inside every plane word.  Fixslicing never applies it.
+The state is kept as ``T_j = SR^-a_j(S_j)``; SubBytes does not care about byte order, and each
+round's MixColumns is replaced by the matching twisted variant ``M_a = SR^-a . MC . SR^a``, which
+in our packed layout is word rotations plus (for a != 0) rotations inside bytes
+(gen/circuits/aes_mixcolumns.py has the maps and their SymPy proofs).  Round keys are stored
+pre-permuted as ``SR^-a_j(K_j)`` (gen/kernels/aes_keyschedule.py).
+
+* ffs (fully fixsliced): a_j = j mod 4, four MixColumns variants cycling with the round.  After
+  Nr rounds the state is SR^-(Nr mod 4)(S): AES-128 (10) and AES-256 (14) end two ShiftRows
+  short, fixed after unpacking by swapping rows 1 and 3 between columns c and c+2 (12 ops);
+  AES-192 (12 rounds, three full cycles) ends aligned.  AES-192's last MixColumns is M_3 (round
+  11), so the cycle simply stops there.
+* sfs (semi-fixsliced): alignments 0,1,0,1,...,1 and 2 for the last round.  Odd rounds use M_1,
+  even rounds an explicit packed SR^2 (nibble swap in rows 1 and 3) followed by M_0; the final
+  alignment 2 is fixed after unpacking like ffs.  Two variants only: smaller code, more ops.
+
+The S-box is the Boyar-Peralta circuit without its four NOTs (gen/circuits/aes_sbox.py); their
+constant 0x63 survives ShiftRows/MixColumns unchanged and is folded into round keys 1..Nr.
+
+Memories: ``in`` (8 words: little-endian words of the 32 input bytes, block 0 first), ``rk``
+(8 * (Nr + 1) words, see aes_keyschedule), ``out`` (8 words, same order as ``in``).  All input
+words are loaded before the first store, so ``in`` and ``out`` may be the same buffer.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gen.backends import c_backend
+from gen.circuits import aes_mixcolumns as mcx
+from gen.circuits import aes_sbox
+from gen.ir import Builder, Program
+
+ROUNDS = {128: 10, 192: 12, 256: 14}
+SLICINGS = ("ffs", "sfs")
+
+
+def check_args(keybits: int, slicing: str) -> int:
+    if keybits not in ROUNDS:
+        raise ValueError(f"keybits must be one of 128, 192, 256 (got {keybits!r})")
+    if slicing not in SLICINGS:
+        raise ValueError(f"slicing must be one of ffs, sfs (got {slicing!r})")
+    return ROUNDS[keybits]
+
+
+def alignments(nr: int, slicing: str) -> list[int]:
+    """a_j for j = 0..nr: round key j is stored as SR^-a_j(K_j); the state after round j is
+    SR^-a_j(S_j).  Round j applies explicit SR^((a_{j-1} + 1 - a_j) mod 4), then M_{a_j}."""
+    if slicing == "ffs":
+        return [j % 4 for j in range(nr + 1)]
+    return [0] + [j % 2 for j in range(1, nr)] + [2]
+
+
+# ---- emitters (each takes and returns lists of vregs) ----
+
+def emit_swapmove(b: Builder, lo: int, hi: int, mask: int, n: int) -> tuple[int, int]:
+    t = b.eor(hi, lo, shift=("lsr", n))
+    t = b.and_(t, imm=mask)
+    return b.eor(lo, t, shift=("lsl", n)), b.eor(hi, t)
+
+
+def emit_transpose(b: Builder, x: list[int], steps) -> list[int]:
+    x = list(x)
+    for bit, mask, n in steps:
+        for lo in range(8):
+            if not lo & bit:
+                x[lo], x[lo | bit] = emit_swapmove(b, x[lo], x[lo | bit], mask, n)
+    return x
+
+
+def emit_pack(b: Builder, words: list[int]) -> list[int]:
+    """Natural words W[4k + c] -> planes Q[0..7] (see aes_mixcolumns.pack)."""
+    return emit_transpose(b, [words[4 * (w & 1) + (w >> 1)] for w in range(8)], mcx.PACK_STEPS)
+
+
+def emit_unpack(b: Builder, planes: list[int]) -> list[int]:
+    x = emit_transpose(b, planes, tuple(reversed(mcx.PACK_STEPS)))
+    return [x[k + 2 * c] for k in range(2) for c in range(4)]
+
+
+def emit_sbox(b: Builder, planes: list[int]) -> list[int]:
+    """Bitsliced S-box, NOTs folded (computes S(x) ^ 0x63 per byte); plane i = bit i."""
+    def gate(op, x, y):
+        return b.and_(x, y) if op == "and" else b.eor(x, y)
+    outs = aes_sbox.emit(gate, {f"x{i}": planes[7 - i] for i in range(8)}, fold_nots=True)
+    return [outs[f"s{7 - i}"] for i in range(8)]
+
+
+def _neighbour(b: Builder, x: int, dr: int, n: int) -> list[tuple[int, int]]:
+    """(vreg, rotation) terms whose XOR is the packed neighbour map (row+dr, in-byte ror n)."""
+    terms = mcx.neighbour_terms(dr, n)
+    if len(terms) == 1:
+        return [(x, terms[0][1])]
+    return [(b.and_(x, imm=mask), rot) for mask, rot in terms]
+
+
+def emit_mixcolumns(b: Builder, q: list[int], j: int) -> list[int]:
+    """Twisted MixColumns M_j (aes_mixcolumns.mixcolumns_variant, same data)."""
+    (d1, n1), (d2, n2) = mcx.VARIANTS[j]["r1"], mcx.VARIANTS[j]["r2"]
+    s = [_neighbour(b, x, d1, n1) for x in q]
+    t = [b.xor_terms([(x, 0)] + sx) for x, sx in zip(q, s)]
+    out = []
+    for k in range(8):
+        terms = ([(t[k - 1], 0)] if k >= 1 else []) + ([(t[7], 0)] if k in mcx.XTIME_FEEDBACK else [])
+        out.append(b.xor_terms(terms + s[k] + _neighbour(b, t[k], d2, n2)))
+    return out
+
+
+def emit_packed_shiftrows2(b: Builder, q: list[int]) -> list[int]:
+    out = []
+    for x in q:
+        t = b.and_(b.eor(x, x, shift=("lsr", 4)), imm=mcx.SR2_PACKED_MASK)
+        out.append(b.eor(b.eor(x, t), t, shift=("lsl", 4)))
+    return out
+
+
+def emit_natural_shiftrows2(b: Builder, w: list[int]) -> list[int]:
+    """SR^2 on natural words (two blocks): swap rows 1, 3 between columns c and c + 2."""
+    w = list(w)
+    for k in range(2):
+        for c in range(2):
+            lo, hi = 4 * k + c, 4 * k + c + 2
+            t = b.and_(b.eor(w[lo], w[hi]), imm=mcx.SR2_NATURAL_MASK)
+            w[lo], w[hi] = b.eor(w[lo], t), b.eor(w[hi], t)
+    return w
+
+
+def emit_add_round_key(b: Builder, q: list[int], j: int) -> list[int]:
+    return [b.eor(x, b.ld("rk", 8 * j + i)) for i, x in enumerate(q)]
+
+
+def encrypt2_ir(keybits: int, slicing: str) -> Program:
+    """IR program: out[0..7] = AES-Enc(rk, in[0..7]) for two blocks (see module docstring)."""
+    nr = check_args(keybits, slicing)
+    al = alignments(nr, slicing)
+    b = Builder(f"aes{keybits}_{slicing}_encrypt2")
+    b.declare("in", 8, "r")
+    b.declare("rk", 8 * (nr + 1), "r")
+    b.declare("out", 8, "w")
+    words = [b.ld("in", i) for i in range(8)]
+    q = emit_add_round_key(b, emit_pack(b, words), 0)
+    for j in range(1, nr + 1):
+        q = emit_sbox(b, q)
+        e = (al[j - 1] + 1 - al[j]) % 4
+        assert e in (0, 2), (slicing, j, e)
+        if e == 2:
+            q = emit_packed_shiftrows2(b, q)
+        if j < nr:
+            q = emit_mixcolumns(b, q, al[j])
+        q = emit_add_round_key(b, q, j)
+    w = emit_unpack(b, q)
+    fix = al[nr] % 4
+    assert fix in (0, 2)
+    if fix == 2:
+        w = emit_natural_shiftrows2(b, w)
+    for i in range(8):
+        b.st("out", i, w[i])
+    return b.finish()
+
+
+# ---- the portable C entry point ----
+
+@dataclass
+class AesCode:
+    code: str                 # C99: {prefix}_aes_keyschedule and {prefix}_aes_encrypt2 (static)
+    rk_words: int             # words {prefix}_aes_keyschedule writes
+    nr: int
+    keybits: int = 0
+    slicing: str = ""
+    stats: dict = field(default_factory=dict)   # {'encrypt2': {...}, 'keyschedule': {...}}
+
+
+def portable_c(prefix: str, keybits: int, slicing: str) -> AesCode:
+    from gen.kernels import aes_keyschedule   # local: aes_keyschedule imports this module
+    nr = check_args(keybits, slicing)
+    enc = encrypt2_ir(keybits, slicing)
+    ks = aes_keyschedule.keyschedule_ir(keybits, slicing)
+    rk_words = 8 * (nr + 1)
+    head = (f"/* AES-{keybits} fixsliced ({slicing}), two blocks per call; generated by "
+            f"gen/kernels/aes_fixsliced.py from the Boyar-Peralta S-box gate list and the "
+            f"fixsliced MixColumns maps. Straight-line code: no branch or index depends on "
+            f"key or data. rk: {nr + 1} round keys x 8 bit-plane words. */\n")
+    ks_fn = c_backend.function(
+        f"static void {prefix}_aes_keyschedule(uint32_t *rk, const uint8_t *key)", ks,
+        {"key": ("bytes_le", "key"), "rk": ("words", "rk")})
+    enc_fn = c_backend.function(
+        f"static void {prefix}_aes_encrypt2(const uint32_t *rk, uint8_t *out, const uint8_t *in)", enc,
+        {"in": ("bytes_le", "in"), "rk": ("words", "rk"), "out": ("bytes_le", "out")})
+    return AesCode(code=head + ks_fn + "\n" + enc_fn, rk_words=rk_words, nr=nr, keybits=keybits,
+                   slicing=slicing, stats={"encrypt2": enc.stats(), "keyschedule": ks.stats()})

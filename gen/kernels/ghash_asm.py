@@ -1,0 +1,100 @@
+"""Small helpers shared by the Thumb-2 GHASH generators: an instruction buffer and the
+wrapping of a generated function into a file-scope ``__asm__`` block of C text.
+
+Only formatting lives here; what the instructions compute is decided by the kernels
+(``ghash_thumb2.py`` for ctmul, ``ghash_tables.py`` for table4/table8).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Sequence
+
+#: registers a leaf function may use besides sp/pc (r13/r15): r0-r12 and lr
+ALL_REGS = tuple(f"r{i}" for i in range(13)) + ("lr",)
+#: AAPCS callee-saved registers among them
+CALLEE_SAVED = ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11")
+
+
+@dataclass(frozen=True)
+class GhashCode:
+    """Generated GHASH code (C text) and what a caller must know about it.
+
+    ``hk_words``: uint32_t words the caller reserves for ``{prefix}_ghash_init``;
+    ``constant_time``: False for the table variants (memory addresses depend on data);
+    ``rodata_bytes``: constant tables the code adds to .rodata (besides hk)."""
+    code: str
+    hk_words: int
+    constant_time: bool = True
+    rodata_bytes: int = 0
+    impl: str = ""
+    core: str = ""
+
+
+class Asm:
+    """An ordered list of assembly lines; ``op`` appends one instruction."""
+
+    def __init__(self) -> None:
+        self.lines: List[str] = []
+
+    def op(self, mnemonic: str, *operands) -> None:
+        ops = ", ".join(str(o) for o in operands)
+        self.lines.append(f"    {mnemonic:<7} {ops}".rstrip())
+
+    def label(self, name: str) -> None:
+        self.lines.append(f"{name}:")
+
+    def comment(self, text: str) -> None:
+        self.lines.append(f"    @ {text}")
+
+    def raw(self, text: str) -> None:
+        self.lines.append(text)
+
+    def extend(self, other: "Asm") -> None:
+        self.lines += other.lines
+
+    def count(self) -> int:
+        return sum(1 for ln in self.lines if ln.startswith("    ") and not ln.lstrip().startswith("@"))
+
+
+def imm(v: int) -> str:
+    return f"#0x{v & 0xFFFFFFFF:08x}" if v > 255 else f"#{v}"
+
+
+def push_regs(used: Sequence[str]) -> List[str]:
+    """Callee-saved registers among ``used`` plus lr, padded to an even count (8-byte
+    stack alignment, AAPCS) with r12 (caller-saved, harmless to save)."""
+    regs = [r for r in CALLEE_SAVED if r in used]
+    regs.append("lr")
+    if len(regs) % 2:
+        regs.insert(0, "r12" if "r12" not in regs else "r3")
+    return sorted(regs, key=lambda r: 14 if r == "lr" else int(r[1:]))
+
+
+def c_asm_function(prefix: str, name: str, comment: str, body: Asm, extra_sections: str = "") -> str:
+    """C text: a prototype of ``{prefix}_{name}`` then a file-scope __asm__ block defining
+    it as a global Thumb function in its own .text section.  ``comment`` goes above, as a
+    C comment; ``extra_sections`` (assembly text, e.g. a .rodata table) follows the code."""
+    sym = f"{prefix}_{name}"
+    asm: List[str] = [
+        f'.pushsection .text.{sym},"ax",%progbits',
+        ".syntax unified",
+        ".thumb",
+        ".balign 4",
+        f".global {sym}",
+        f".type {sym}, %function",
+        f".thumb_func",
+        f"{sym}:",
+    ]
+    asm += body.lines
+    asm.append(f".size {sym}, .-{sym}")
+    asm.append(".popsection")
+    if extra_sections:
+        asm += extra_sections.rstrip("\n").split("\n")
+    out = [comment.rstrip("\n"), ""]
+    out.append(f"void {sym}(const uint32_t *hk, uint8_t y[16], const uint8_t *in, size_t nblocks);")
+    out.append("__asm__(")
+    for ln in asm:
+        esc = ln.replace("\\", "\\\\").replace('"', '\\"')
+        out.append(f'    "{esc}\\n"')
+    out.append(");")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,34 @@
+"""Named configurations. `default=True` presets are what `make` builds into out/."""
+from __future__ import annotations
+
+from gen.config import Config, from_dict
+from gen.errors import ConfigError
+
+
+def _aes(name, bits, target, slicing="ffs", face="off", ghash="ctmul", default=True):
+    return name, default, {
+        "name": name, "cipher": f"aes{bits}", "mode": "gcm", "target": target,
+        "aes": {"slicing": slicing}, "ctr": {"face": face}, "ghash": {"impl": ghash},
+    }
+
+
+_PRESETS = [
+    _aes("aes128gcm-portable", 128, "portable"),
+    _aes("aes192gcm-portable", 192, "portable"),
+    _aes("aes256gcm-portable", 256, "portable"),
+    _aes("aes128gcm-portable-sfs", 128, "portable", slicing="sfs", default=False),
+]
+
+PRESETS: dict[str, dict] = {name: data for name, _, data in _PRESETS}
+DEFAULTS: list[str] = [name for name, default, _ in _PRESETS if default]
+
+
+def preset(name: str) -> Config:
+    if name not in PRESETS:
+        raise ConfigError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)} "
+                          "(or give a FILE.toml)")
+    return from_dict(PRESETS[name], f"preset {name}")
+
+
+def all_presets() -> list[Config]:
+    return [preset(name) for name in PRESETS]

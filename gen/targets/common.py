@@ -1,0 +1,14 @@
+"""What a target hands to the header template."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class KernelSet:
+    sections: list[str]      # C (and file-scope __asm__) text, in order
+    rk_words: int
+    hk_words: int
+    rk_comment: str
+    hk_comment: str
+    target_guard: str

@@ -1,0 +1,26 @@
+"""Target `portable`: the fixsliced AES kernel and the ctmul GHASH printed as C99.
+
+Both kernels come from the Python generators (gen/kernels): the AES rounds from the S-box gate
+list and the fixsliced MixColumns maps through the IR's C backend, GHASH from the holes-multiply
+generator. Nothing here is a cipher as static text.
+"""
+from __future__ import annotations
+
+from gen.config import Config
+from gen.kernels import aes_fixsliced, ghash_ctmul
+from gen.targets.common import KernelSet
+
+TARGET_GUARD = "/* target: portable C99 (any compiler with uint32_t and uint64_t) */"
+
+
+def kernels(config: Config) -> KernelSet:
+    aes = aes_fixsliced.portable_c(config.prefix, config.keybits, config.slicing)
+    gh = ghash_ctmul.portable_c(config.prefix, "ctmul64")
+    return KernelSet(
+        sections=[aes.code, gh.code],
+        rk_words=aes.rk_words,
+        hk_words=gh.hk_words,
+        rk_comment=f"fixsliced ({config.slicing}) round keys, {aes.nr + 1} x 8 words",
+        hk_comment="H-derived words for the constant-time holes multiply (ctmul64)",
+        target_guard=TARGET_GUARD,
+    )

@@ -1,0 +1,72 @@
+"""The command line: list, bad input (one line, exit 2, nothing written), validate."""
+import subprocess
+import sys
+
+from gen import presets
+from gen.cli import main
+from tests.conftest import ROOT
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "gen", *args], capture_output=True, text=True,
+                          cwd=cwd or ROOT)
+
+
+def test_list_shows_every_preset_with_its_constant_time_claim():
+    proc = run_cli("list")
+    assert proc.returncode == 0
+    lines = proc.stdout.strip().splitlines()
+    assert len(lines) == len(presets.PRESETS)
+    for line, name in zip(lines, presets.PRESETS):
+        assert line.startswith(name)
+        assert ("NOT constant-time" in line) == (not presets.preset(name).constant_time)
+
+
+def test_unknown_preset_is_one_line_exit_2_nothing_written(tmp_path):
+    proc = run_cli("build", "aes1024gcm-portable", "-o", str(tmp_path / "o"))
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "unknown preset 'aes1024gcm-portable'" in proc.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_bad_toml_value_lists_allowed_values(tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('name = "c"\ncipher = "aes128"\nmode = "gcm"\ntarget = "portable"\n'
+                   '[ghash]\nimpl = "table16"\n')
+    proc = run_cli("build", str(cfg), "-o", str(tmp_path / "o"))
+    assert proc.returncode == 2
+    assert "ghash.impl = 'table16'" in proc.stderr and "ctmul, table4, table8" in proc.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_bad_config_among_good_ones_builds_nothing(tmp_path):
+    """All input is checked first: nothing is built or written when any argument is bad."""
+    assert main(["build", presets.DEFAULTS[0], "no-such-preset", "-o", str(tmp_path / "o")]) == 2
+    assert not (tmp_path / "o").exists()
+
+
+def test_validate_rejects_a_folder_that_is_not_a_drop(tmp_path):
+    proc = run_cli("validate", str(tmp_path))
+    assert proc.returncode == 2 and "not a drop" in proc.stderr
+
+
+def test_validate_passes_on_a_shipped_drop():
+    name = "aes128gcm-portable"
+    proc = run_cli("validate", str(ROOT / "out" / name))
+    assert proc.returncode == 0, proc.stderr
+    assert "NIST 31500 passed, 0 failed" in proc.stdout
+
+
+def test_validate_fails_on_a_tampered_drop(tmp_path):
+    """Break the counter increment in a copy of a drop: validation must say FAILED."""
+    import shutil
+    name = "aes128gcm-portable"
+    drop = tmp_path / name
+    shutil.copytree(ROOT / "out" / name, drop)
+    header = drop / f"{name}.h"
+    text = header.read_text()
+    marker = f"{name.replace('-', '_')}_inc32(uint8_t c[16])\n{{"
+    assert marker in text
+    header.write_text(text.replace("v += 1u;", "v += 2u;", 1))
+    proc = run_cli("validate", str(drop))
+    assert proc.returncode == 1 and "FAILED" in proc.stderr
