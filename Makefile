@@ -10,6 +10,7 @@ JOBS   ?= 2
 
 all: setup
 	$(PY) -m gen build --defaults -o out
+	$(PY) -m gen.report --out out --readme README.md
 
 setup: $(STAMP) toolchain
 

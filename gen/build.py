@@ -15,6 +15,7 @@ from gen.drop import write_drop
 from gen.version import GENERATOR_VERSION
 from emu import toolchain
 from emu.validate import validate, progress
+from emu.bench import bench_drop
 
 
 @dataclass
@@ -48,16 +49,12 @@ def build(config: Config, command: str, out_dir: Path) -> BuildResult:
         hpath = work / f"{config.name}.h"
         hpath.write_text(header)
         progress(f"{config.name}: compiling")
-        sizes = toolchain.drop_sizes(hpath, config.prefix, config.target, work)
+        firmware = toolchain.build_firmware(hpath, config.prefix, config.target, work)
         progress(f"{config.name}: validating")
-        report = validate(hpath, config.prefix, config.target, config.keybits, config.sha256(), work)
-        metrics = {
-            "model": "sizes only (cycle model pending)",
-            "text_bytes": sizes["text_bytes"],
-            "rodata_bytes": sizes["rodata_bytes"],
-            "ctx_bytes": 4 * (ks.rk_words + ks.hk_words),
-            "stack_bytes": report.max_stack,
-        }
+        report = validate(hpath, config.prefix, config.target, config.keybits, config.sha256(), work,
+                          firmware=firmware)
+        progress(f"{config.name}: measuring (cycle model)")
+        metrics = bench_drop(hpath, config.prefix, config.target, config.keybits, work, firmware=firmware)
     manifest = manifest_for(config, ks, report, metrics, "not-checked")
     path = write_drop(out_dir, config.name, header, manifest)
     return BuildResult(config, path, manifest)

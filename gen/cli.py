@@ -51,6 +51,7 @@ def cmd_build(args) -> int:
     from emu.toolchain import BuildError
     from emu.validate import ValidationError
     from emu.machine import EmulationError
+    from emu.bench import BenchError
     names = list(args.configs) + (presets.DEFAULTS if args.defaults else [])
     if not names:
         raise ConfigError("build needs a PRESET or FILE.toml (or --defaults); see `slicegen list`")
@@ -64,7 +65,7 @@ def cmd_build(args) -> int:
     for config, command in todo:
         try:
             results.append(build(config, command, Path(args.output)))
-        except (BuildError, ValidationError, EmulationError) as exc:
+        except (BuildError, ValidationError, EmulationError, BenchError) as exc:
             print(f"slicegen: {config.name}: {exc}", file=sys.stderr)
             print(f"slicegen: {config.name}: nothing written", file=sys.stderr)
             return 1
@@ -99,6 +100,11 @@ def cmd_validate(args) -> int:
     return status
 
 
+def cmd_bench(args) -> int:
+    from gen.bench_cli import cmd_bench as run_bench
+    return run_bench(args)
+
+
 def cmd_explore(args) -> int:
     raise ConfigError("explore is not available yet in this version (schedule search lands with the "
                       "Thumb-2 scheduler)")
@@ -118,6 +124,10 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("validate", help="re-run the checks on existing drops")
     s.add_argument("drops", nargs="+", metavar="DROP_DIR")
     s.set_defaults(func=cmd_validate)
+    s = sub.add_parser("bench", help="cycles per message size, code size, RAM, stack (cycle model)")
+    s.add_argument("drops", nargs="+", metavar="DROP_DIR")
+    s.add_argument("--plot", metavar="FILE.png", help="draw cycles/byte against message size")
+    s.set_defaults(func=cmd_bench)
     s = sub.add_parser("explore", help="(later) search instruction schedules")
     s.add_argument("config", metavar="PRESET|FILE.toml")
     s.add_argument("--budget", type=int, default=100)

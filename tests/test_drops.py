@@ -66,3 +66,21 @@ def test_every_external_symbol_has_the_prefix_and_nothing_is_imported(built_defa
         undefined = [l.split()[-1] for l in nm.splitlines() if re.match(r"^\s+U ", l)]
         assert defined and all(s.startswith(prefix + "_") for s in defined), defined
         assert undefined == [], f"the drop calls out: {undefined}"
+
+
+def test_readme_performance_table_matches_the_shipped_manifests(tmp_path):
+    from gen.report import load_manifests, update_readme
+    copy = tmp_path / "README.md"
+    copy.write_text((ROOT / "README.md").read_text())
+    assert update_readme(copy, load_manifests(ROOT / "out")) is False, \
+        "README's performance table is stale: run make"
+
+
+def test_manifest_metrics_come_from_the_cycle_model(built_defaults):
+    for result in built_defaults.values():
+        m = result.manifest["metrics"]
+        assert "cycle model" in m["model"]
+        sizes = [int(k) for k in m["cycles"]]
+        assert sizes == sorted(sizes) and 4096 in sizes
+        assert all(m["cycles"][str(a)] < m["cycles"][str(b)] for a, b in zip(sizes, sizes[1:]))
+        assert m["key_setup_cycles"] > 0 and m["ctx_bytes"] > 0

@@ -1,0 +1,175 @@
+"""Benchmarks of a drop in the emulator, with the cycle model of emu/cycles.py.
+
+`bench_drop` links the drop with the batch driver (emu/driver.c, for its static context and to
+get every API function into the image), then calls the API functions *directly* (AAPCS, buffers
+from `Machine.alloc`) and counts modelled cycles of exactly that call: the counter is reset
+right before it and read right after it returns.
+
+What is measured (SPEC §4 `metrics`):
+
+* ``key_setup_cycles``      ``PREFIX_init`` with a fixed key of the drop's length;
+* ``ecb_cycles_per_block``  ``PREFIX_ecb_encrypt`` on 2 blocks and on 64 blocks, per block,
+                            as ``{"2": …, "64": …}`` (the kernel encrypts two blocks at once);
+* ``ghash_cycles_per_byte`` ``PREFIX_ghash`` over 4096 bytes (256 blocks);
+* ``cycles``                ``PREFIX_encrypt`` with a 96-bit IV, no AAD, a 16-byte tag, for each
+                            message size; ``cycles_per_byte`` the same divided by the size;
+* ``text_bytes`` / ``rodata_bytes``  the drop compiled alone (``toolchain.drop_sizes``);
+* ``ctx_bytes``             ``sizeof(PREFIX_ctx)``, read from the size of the driver's static context;
+* ``stack_bytes``           the deepest stack of all benchmarked calls (stack painting, Machine.call);
+* ``table_bytes`` / ``cache_bytes``  RAM for GHASH tables / FACE caches (0: none yet).
+
+Every input is fixed and the model has no randomness, so the figures are identical from run
+to run (the build writes them into the manifest, and a regenerated drop must not change a
+byte). Ratios are rounded to two decimals for the same reason. For ``portable`` drops the C is
+compiled with arm-none-eabi-gcc -O2 for a Cortex-M4 and measured there, so those figures
+depend on the compiler version, which ``compiler`` names.
+"""
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+from emu import layout, toolchain
+from emu.cycles import CycleCounter
+from emu.machine import EmulationError, Machine
+
+SIZES = (16, 64, 256, 1024, 4096, 8192)
+ECB_BLOCKS = (2, 64)
+GHASH_BYTES = 4096
+CTX_SYMBOL = "sg_ctx"          # emu/driver.c: `static F(ctx) sg_ctx;`, its size is sizeof(PREFIX_ctx)
+
+
+class BenchError(Exception):
+    """A benchmarked call failed (non-zero return, bad access): a drop bug, not a timing."""
+
+
+def model_name(core: str) -> str:
+    name = {"cortex-m4": "Cortex-M4", "cortex-m3": "Cortex-M3"}[core]
+    return (f"slicegen cycle model: {name} TRM timings, zero wait states, "
+            "branch refill P=2 (emu/cycles.py, gen/sched/timing.py)")
+
+
+def compiler_version() -> str:
+    """`arm-none-eabi-gcc 12.2.1 -O2`: the figures of C code depend on it."""
+    out = subprocess.run([toolchain.tool(toolchain.ARM_GCC), "-dumpversion"],
+                         capture_output=True, text=True).stdout.strip()
+    return f"{toolchain.ARM_GCC} {out} {' '.join(f for f in toolchain.STRICT if f.startswith('-O'))}"
+
+
+def _pattern(n: int, salt: int) -> bytes:
+    """Fixed, non-trivial bytes (a data-independent kernel does not care, a table one would)."""
+    return bytes((i * 167 + salt * 31 + (i >> 8)) & 0xFF for i in range(n))
+
+
+def _r2(x: float) -> float:
+    return round(x, 2)
+
+
+class _Bench:
+    def __init__(self, fw: toolchain.Firmware, prefix: str):
+        self.fw = fw
+        self.prefix = prefix
+        self.machine = Machine(fw.core, fw.image)
+        self.counter = CycleCounter(self.machine.uc, fw.core, layout.FLASH_BASE,
+                                    layout.FLASH_BASE + len(fw.image))
+        self.stack = 0
+
+    def addr(self, fn: str) -> int:
+        name = f"{self.prefix}_{fn}"
+        if name not in self.fw.symbols:
+            raise BenchError(f"the drop has no function {name}")
+        return self.fw.addr(name)
+
+    def measure(self, fn: str, *args: int, expect: int | None = 0) -> int:
+        """Cycles of one call of PREFIX_fn(args); checks its return value when `expect` is given."""
+        func = self.addr(fn)
+        self.counter.reset()
+        try:
+            rc = self.machine.call(func, *args)
+        except EmulationError as exc:
+            raise BenchError(f"{self.prefix}_{fn}: {exc}") from None
+        cycles = self.counter.cycles
+        if expect is not None and rc != expect & 0xFFFFFFFF:
+            raise BenchError(f"{self.prefix}_{fn} returned {rc - (1 << 32) if rc >> 31 else rc}")
+        if self.counter.missed_hooks:
+            raise BenchError(f"cycle model missed data-dependent instructions at "
+                             f"{', '.join(hex(a) for a in self.counter.missed_hooks)}")
+        self.stack = max(self.stack, self.machine.stack_used)
+        return cycles
+
+
+def bench_drop(header_path: Path, prefix: str, target: str, keybits: int, workdir: Path,
+               firmware: toolchain.Firmware | None = None, sizes=SIZES, progress=None) -> dict:
+    """Measure a GCM drop; return the manifest `metrics` block (see the module docstring).
+
+    `firmware` may be one already linked by validation (``toolchain.build_firmware`` of the same
+    header); otherwise it is built in `workdir`. `progress`, when given, is called with a short
+    line before each measurement."""
+    header_path, workdir = Path(header_path), Path(workdir)
+    say = progress or (lambda _msg: None)
+    if keybits not in (128, 192, 256):
+        raise ValueError(f"keybits must be 128, 192 or 256, not {keybits}")
+    say(f"{prefix}: compiling")
+    sizes_info = toolchain.drop_sizes(header_path, prefix, target, workdir)
+    fw = firmware or toolchain.build_firmware(header_path, prefix, target, workdir)
+    if CTX_SYMBOL not in fw.symbols or fw.symbols[CTX_SYMBOL][1] == 0:
+        raise BenchError(f"cannot find the size of {prefix}_ctx (no {CTX_SYMBOL} in the firmware)")
+    ctx_bytes = fw.symbols[CTX_SYMBOL][1]
+
+    b = _Bench(fw, prefix)
+    m = b.machine
+    keylen = keybits // 8
+    ctx = m.alloc(max(ctx_bytes, 8192))
+    key = m.alloc(keylen, _pattern(keylen, 1), readonly=True)
+    say(f"{prefix}: key setup")
+    key_setup = b.measure("init", ctx, key, keylen)
+
+    ecb = {}
+    for nblocks in ECB_BLOCKS:
+        say(f"{prefix}: ecb_encrypt, {nblocks} blocks")
+        src = m.alloc(16 * nblocks, _pattern(16 * nblocks, 2), readonly=True)
+        dst = m.alloc(16 * nblocks)
+        ecb[str(nblocks)] = _r2(b.measure("ecb_encrypt", ctx, dst, src, nblocks, expect=None) / nblocks)
+
+    say(f"{prefix}: ghash, {GHASH_BYTES} bytes")
+    y = m.alloc(16, _pattern(16, 3))
+    data = m.alloc(GHASH_BYTES, _pattern(GHASH_BYTES, 4), readonly=True)
+    ghash = b.measure("ghash", ctx, y, data, GHASH_BYTES // 16, expect=None)
+
+    cycles, per_byte = {}, {}
+    iv = m.alloc(12, _pattern(12, 5), readonly=True)
+    for n in sizes:
+        say(f"{prefix}: GCM encrypt, {n} bytes")
+        msg = m.alloc(n, _pattern(n, 6), readonly=True)
+        out = m.alloc(n)
+        tag = m.alloc(16)
+        c = b.measure("encrypt", ctx, iv, 12, 0, 0, msg, n, out, tag, 16)
+        cycles[str(n)] = c
+        per_byte[str(n)] = _r2(c / n)
+
+    return {
+        "model": model_name(fw.core),
+        "core": fw.core,
+        "compiler": compiler_version(),
+        "key_setup_cycles": key_setup,
+        "ecb_cycles_per_block": ecb,
+        "ghash_cycles_per_byte": _r2(ghash / GHASH_BYTES),
+        "cycles": cycles,
+        "cycles_per_byte": per_byte,
+        "text_bytes": sizes_info["text_bytes"],
+        "rodata_bytes": sizes_info["rodata_bytes"],
+        "ctx_bytes": ctx_bytes,
+        "table_bytes": 0,
+        "cache_bytes": 0,
+        "stack_bytes": b.stack,
+    }
+
+
+def bench_header_text(header: str, name: str, prefix: str, target: str, keybits: int,
+                      progress=None) -> dict:
+    """`bench_drop` for header text (a drop read from disk), in a temporary folder."""
+    with tempfile.TemporaryDirectory(prefix="slicegen-bench-") as tmp:
+        hpath = Path(tmp) / f"{name}.h"
+        hpath.write_text(header)
+        return bench_drop(hpath, prefix, target, keybits, Path(tmp), progress=progress)

@@ -1,0 +1,184 @@
+"""emu/bench.py, `slicegen bench` (gen/bench_cli.py) and the README table (gen/report.py).
+
+The drop is generated from the aes128gcm-portable preset and written as a drop folder without
+running the full validation (that is tests/test_drops.py's job); benchmarking it takes a few
+seconds.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from emu import bench
+from emu.bench import bench_drop
+from gen import generate, presets, report
+from gen.bench_cli import cmd_bench, format_table
+from gen.drop import write_drop
+from gen.errors import ConfigError
+
+PRESET = "aes128gcm-portable"
+KEYS = {"model", "core", "compiler", "key_setup_cycles", "ecb_cycles_per_block", "ghash_cycles_per_byte",
+        "cycles", "cycles_per_byte", "text_bytes", "rodata_bytes", "ctx_bytes", "table_bytes",
+        "cache_bytes", "stack_bytes"}
+
+
+@pytest.fixture(scope="module")
+def drop(tmp_path_factory):
+    """(drop folder, config, kernel set) for the aes128 portable preset."""
+    config = presets.preset(PRESET)
+    header, ks = generate.header(config, f"slicegen build {PRESET}")
+    out = tmp_path_factory.mktemp("out")
+    manifest = {"name": config.name, "prefix": config.prefix, "cipher": config.cipher, "mode": config.mode,
+                "target": config.target, "options": config.options(), "constant_time": config.constant_time,
+                "metrics": {}}
+    path = write_drop(out, config.name, header, manifest)
+    return path, config, ks
+
+
+@pytest.fixture(scope="module")
+def metrics(drop, tmp_path_factory):
+    path, config, _ = drop
+    return bench_drop(path / f"{config.name}.h", config.prefix, config.target, config.keybits,
+                      tmp_path_factory.mktemp("bench1"))
+
+
+def test_all_metrics_present(metrics):
+    assert set(metrics) == KEYS
+    assert set(metrics["cycles"]) == {"16", "64", "256", "1024", "4096", "8192"}
+    assert set(metrics["cycles_per_byte"]) == set(metrics["cycles"])
+    assert set(metrics["ecb_cycles_per_block"]) == {"2", "64"}
+    assert "Cortex-M4" in metrics["model"] and metrics["core"] == "cortex-m4"
+    for k in ("key_setup_cycles", "text_bytes", "ctx_bytes", "stack_bytes"):
+        assert isinstance(metrics[k], int) and metrics[k] > 0, k
+    assert metrics["table_bytes"] == 0 and metrics["cache_bytes"] == 0
+    json.dumps(metrics)                       # manifest-ready
+
+
+def test_ctx_and_stack_sizes(drop, metrics):
+    _, _, ks = drop
+    assert metrics["ctx_bytes"] == 4 * (ks.rk_words + ks.hk_words)
+    assert 64 <= metrics["stack_bytes"] < 16 * 1024
+
+
+def test_cycles_grow_with_message_size(metrics):
+    sizes = sorted(int(n) for n in metrics["cycles"])
+    cyc = [metrics["cycles"][str(n)] for n in sizes]
+    cpb = [metrics["cycles_per_byte"][str(n)] for n in sizes]
+    assert all(a < b for a, b in zip(cyc, cyc[1:])), cyc
+    assert all(a > b for a, b in zip(cpb, cpb[1:])), cpb        # fixed costs amortised
+    for n in sizes:
+        assert metrics["cycles_per_byte"][str(n)] == round(metrics["cycles"][str(n)] / n, 2)
+
+
+def test_cycles_per_byte_plausible(metrics):
+    cpb = metrics["cycles_per_byte"]
+    # constant-time AES-GCM in C on a Cortex-M4: well above 50, well below 1000 c/B
+    assert 50 < cpb["4096"] < 1000
+    assert cpb["4096"] < cpb["16"]
+    aes = metrics["ecb_cycles_per_block"]["64"] / 16
+    ghash = metrics["ghash_cycles_per_byte"]
+    assert 20 < aes < 500 and 5 < ghash < 500
+    # GCM over 4096 bytes does at least the AES and GHASH work of 4096 bytes
+    assert metrics["cycles"]["4096"] > 0.95 * (aes + ghash) * 4096
+    assert metrics["cycles"]["4096"] < 1.5 * (aes + ghash) * 4096 + 4 * metrics["key_setup_cycles"]
+
+
+def test_deterministic(drop, metrics, tmp_path):
+    path, config, _ = drop
+    again = bench_drop(path / f"{config.name}.h", config.prefix, config.target, config.keybits, tmp_path,
+                       sizes=(16, 64, 256, 1024, 4096, 8192))
+    assert again == metrics
+
+
+def test_bench_rejects_a_missing_function(drop, tmp_path):
+    path, config, _ = drop
+    with pytest.raises(bench.BenchError, match="no function"):
+        bench_drop(path / f"{config.name}.h", config.prefix, config.target, config.keybits, tmp_path,
+                   firmware=_renamed_firmware(path, config, tmp_path))
+
+
+def _renamed_firmware(path, config, tmp_path):
+    from emu import toolchain
+    fw = toolchain.build_firmware(path / f"{config.name}.h", config.prefix, config.target, tmp_path)
+    fw.symbols = {k: v for k, v in fw.symbols.items() if k != f"{config.prefix}_ghash"}
+    return fw
+
+
+def test_cli_bench_table_and_plot(drop, tmp_path, capsys):
+    path, config, _ = drop
+    png = tmp_path / "cpb.png"
+    assert cmd_bench(argparse.Namespace(drops=[str(path)], plot=str(png))) == 0
+    out = capsys.readouterr()
+    assert config.name in out.out and "cycles/byte" in out.out and "key setup" in out.out
+    assert "4096" in out.out and "stack" in out.out
+    assert out.err == ""                      # progress only on a terminal
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) > 10_000
+
+
+def test_cli_bench_bad_input(drop, tmp_path):
+    path, _, _ = drop
+    with pytest.raises(ConfigError, match="not a drop"):
+        cmd_bench(argparse.Namespace(drops=[str(tmp_path)], plot=None))
+    with pytest.raises(ConfigError, match="PNG"):
+        cmd_bench(argparse.Namespace(drops=[str(path)], plot=str(tmp_path / "x.svg")))
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_format_table(drop, metrics):
+    path, config, _ = drop
+    manifest = json.loads((path / "manifest.json").read_text())
+    text = format_table(manifest, metrics)
+    assert f"{metrics['cycles']['8192']}" in text and f"{metrics['cycles_per_byte']['8192']:.2f}" in text
+
+
+def _manifests(drop, metrics):
+    path, config, _ = drop
+    m = json.loads((path / "manifest.json").read_text())
+    m["metrics"] = metrics
+    other = json.loads(json.dumps(m))
+    other["name"], other["cipher"] = "aes256gcm-example", "aes256"
+    return [other, m]
+
+
+def test_report_table(drop, metrics):
+    ms = _manifests(drop, metrics)
+    table = report.perf_table(ms)
+    for m in ms:
+        assert f"`{m['name']}`" in table
+    for fig in ("84.3", "87.1", "115.6", "~75", "~102", "~179", "~53", "~66", "~27"):
+        assert fig in table, fig
+    for src in ("aadomn/aes README", "issue 4"):
+        assert src in table
+    assert f"{metrics['cycles_per_byte']['4096']:.2f}" in table
+    assert f"{metrics['ghash_cycles_per_byte']:.2f}" in table
+    assert report.perf_table(list(reversed(ms))) == table       # order of input does not matter
+    assert report.perf_table([]).count("|") > 10                  # peers even without drops
+
+
+def test_update_readme_idempotent(drop, metrics, tmp_path):
+    ms = _manifests(drop, metrics)
+    readme = tmp_path / "README.md"
+    before, after = "# title\n\nintro\n\n", "\n\n## next section\ntext\n"
+    readme.write_text(f"{before}{report.START}\nold table\n{report.END}{after}")
+    assert report.update_readme(readme, ms) is True
+    first = readme.read_text()
+    assert first.startswith(before + report.START) and first.endswith(report.END + after)
+    assert "old table" not in first and ms[1]["name"] in first
+    assert report.update_readme(readme, ms) is False
+    assert readme.read_text() == first
+    bad = tmp_path / "NOMARKERS.md"
+    bad.write_text("# no markers\n")
+    with pytest.raises(ValueError, match="markers"):
+        report.update_readme(bad, ms)
+    assert bad.read_text() == "# no markers\n"
+
+
+def test_load_manifests(drop):
+    path, config, _ = drop
+    loaded = report.load_manifests(path.parent)
+    assert [m["name"] for m in loaded] == [config.name]
