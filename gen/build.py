@@ -16,6 +16,12 @@ from gen.version import GENERATOR_VERSION
 from emu import toolchain
 from emu.validate import validate, progress
 from emu.bench import bench_drop
+from emu.ct import check_drop
+
+
+@dataclass
+class ConstantTimeError(Exception):
+    """A drop that claims constant time failed the trace check: it is not written."""
 
 
 @dataclass
@@ -53,8 +59,13 @@ def build(config: Config, command: str, out_dir: Path) -> BuildResult:
         progress(f"{config.name}: validating")
         report = validate(hpath, config.prefix, config.target, config.keybits, config.sha256(), work,
                           firmware=firmware)
+        progress(f"{config.name}: constant-time check (trace equivalence)")
+        ct = check_drop(hpath, config.prefix, config.target, config.keybits, ks.rk_words, ks.hk_words,
+                        work, firmware=firmware, extra_lengths=ks.ct_extra_lengths)
+        if config.constant_time and not ct.verified:
+            raise ConstantTimeError(f"claims constant time but the checker disagrees:\n{ct}")
         progress(f"{config.name}: measuring (cycle model)")
         metrics = bench_drop(hpath, config.prefix, config.target, config.keybits, work, firmware=firmware)
-    manifest = manifest_for(config, ks, report, metrics, "not-checked")
+    manifest = manifest_for(config, ks, report, metrics, ct.status)
     path = write_drop(out_dir, config.name, header, manifest)
     return BuildResult(config, path, manifest)

@@ -52,6 +52,7 @@ def cmd_build(args) -> int:
     from emu.validate import ValidationError
     from emu.machine import EmulationError
     from emu.bench import BenchError
+    from gen.build import ConstantTimeError
     names = list(args.configs) + (presets.DEFAULTS if args.defaults else [])
     if not names:
         raise ConfigError("build needs a PRESET or FILE.toml (or --defaults); see `slicegen list`")
@@ -65,7 +66,7 @@ def cmd_build(args) -> int:
     for config, command in todo:
         try:
             results.append(build(config, command, Path(args.output)))
-        except (BuildError, ValidationError, EmulationError, BenchError) as exc:
+        except (BuildError, ValidationError, EmulationError, BenchError, ConstantTimeError) as exc:
             print(f"slicegen: {config.name}: {exc}", file=sys.stderr)
             print(f"slicegen: {config.name}: nothing written", file=sys.stderr)
             return 1
@@ -77,6 +78,7 @@ def cmd_build(args) -> int:
 def cmd_validate(args) -> int:
     from gen.drop import read_drop
     from emu.validate import validate, ValidationError
+    from emu.ct import check_drop
     status = 0
     for d in args.drops:
         d = Path(d)
@@ -93,10 +95,18 @@ def cmd_validate(args) -> int:
                 print(f"slicegen: {d}: FAILED: {exc}", file=sys.stderr)
                 status = 1
                 continue
+            ct = check_drop(hpath, manifest["prefix"], manifest["target"], int(manifest["cipher"][3:]), 0, 0,
+                            Path(tmp), extra_lengths=(4128,) if manifest["options"].get("face", "off") != "off" else ())
+        claimed = manifest["validation"].get("constant_time_check")
+        if ct.status != claimed or (manifest["constant_time"] and not ct.verified):
+            print(f"slicegen: {d}: FAILED: the manifest says constant_time={manifest['constant_time']}, "
+                  f"check {claimed!r}; the checker says {ct.status}:\n{ct}", file=sys.stderr)
+            status = 1
+            continue
         nv = report.manifest()["nist_vectors"]
         print(f"{manifest['name']}: NIST {nv['passed']} passed, {nv['failed']} failed; "
               f"{report.spec_cases} spec and {report.differential_cases} differential cases passed "
-              f"({', '.join(report.places)})")
+              f"({', '.join(report.places)}); constant-time check: {ct.status}")
     return status
 
 

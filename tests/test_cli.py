@@ -70,3 +70,21 @@ def test_validate_fails_on_a_tampered_drop(tmp_path):
     header.write_text(text.replace("v += 1u;", "v += 2u;", 1))
     proc = run_cli("validate", str(drop))
     assert proc.returncode == 1 and "FAILED" in proc.stderr
+
+
+def test_a_drop_that_fails_the_constant_time_check_is_not_written(tmp_path, monkeypatch):
+    """An early-exit tag compare slipped into the glue: the build refuses to write the drop."""
+    import pytest
+    from gen import build as build_mod, generate
+    real = generate.header
+    loop = "for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);"
+
+    def leaky(config, command):
+        text, ks = real(config, command)
+        return text.replace(loop, "for (i = 0; i < taglen && diff == 0; i++) diff |= "
+                                  "(uint32_t)(full[i] ^ tag[i]);"), ks
+
+    monkeypatch.setattr(build_mod.generate, "header", leaky)
+    with pytest.raises(build_mod.ConstantTimeError, match="decrypt"):
+        build_mod.build(presets.preset("aes128gcm-portable"), "slicegen build x", tmp_path / "o")
+    assert not (tmp_path / "o" / "aes128gcm-portable").exists()

@@ -12,3 +12,4 @@ class KernelSet:
     rk_comment: str
     hk_comment: str
     target_guard: str
+    ct_extra_lengths: tuple[int, ...] = ()   # message lengths the constant-time check adds (FACE)
