@@ -19,7 +19,6 @@ from emu.bench import bench_drop
 from emu.ct import check_drop
 
 
-@dataclass
 class ConstantTimeError(Exception):
     """A drop that claims constant time failed the trace check: it is not written."""
 
