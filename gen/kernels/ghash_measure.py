@@ -1,0 +1,118 @@
+"""Build a generated Thumb-2 GHASH into a tiny firmware, run it in the emulator, measure.
+
+Used by tests/test_ghash_thumb2.py and by benchmarks:
+
+    fw = build_ghash_firmware(prefix, code, core, workdir)
+    run = GhashRunner(fw)            # Machine + helpers
+    run.init(h) -> hk words;  run.blocks(hk_addr, y, data, offset) -> (y', cycles)
+    measure(impl, core, nbytes=4096) -> cycles per byte on the emu/cycles.py model
+"""
+from __future__ import annotations
+
+import random
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .ghash_asm import GhashCode
+
+WRAPPER = """\
+#include <stdint.h>
+#include <stddef.h>
+{code}
+void sg_run_batch(void) {{ }}
+void wrap_init(uint32_t *hk, const uint8_t *h) {{ {p}_ghash_init(hk, h); }}
+"""
+
+
+@dataclass
+class GhashFirmware:
+    core: str
+    image: bytes
+    symbols: dict
+    elf: Path
+    gc: GhashCode
+    prefix: str
+
+
+def build_ghash_firmware(prefix: str, gc: GhashCode, core: str, workdir: Path) -> GhashFirmware:
+    from emu import layout, toolchain as tc
+    workdir = Path(workdir)
+    src = workdir / "ghash_fw.c"
+    src.write_text(WRAPPER.format(code=gc.code, p=prefix))
+    ld = workdir / "link.ld"
+    ld.write_text(layout.LINKER_SCRIPT)
+    elf = workdir / "ghash_fw.elf"
+    tc.run([tc.tool(tc.ARM_GCC), *tc.CORE_FLAGS[core], *tc.STRICT, "-ffreestanding", "-nostdlib",
+            "-nostartfiles", "-T", str(ld), str(src), "-o", str(elf)], workdir)
+    binary = workdir / "ghash_fw.bin"
+    tc.run([tc.tool("arm-none-eabi-objcopy"), "-O", "binary", "-j", ".text", "-j", ".rodata",
+            str(elf), str(binary)], workdir)
+    symbols = {}
+    for line in tc.run([tc.tool("arm-none-eabi-nm"), "-S", str(elf)], workdir).splitlines():
+        parts = line.split()
+        if len(parts) == 4:
+            symbols[parts[3]] = (int(parts[0], 16) & ~1, int(parts[1], 16))
+    return GhashFirmware(core, binary.read_bytes(), symbols, elf, gc, prefix)
+
+
+class GhashRunner:
+    def __init__(self, fw: GhashFirmware):
+        from emu.machine import Machine
+        self.fw = fw
+        self.m = Machine(fw.core, fw.image)
+        self.blocks_addr, self.blocks_size = fw.symbols[f"{fw.prefix}_ghash_blocks"]
+        self.counter = None
+
+    def init(self, h: bytes) -> int:
+        """Run the generated init; returns the address of hk (work area)."""
+        m = self.m
+        hk = m.alloc(4 * self.fw.gc.hk_words + 4, bytes(4 * self.fw.gc.hk_words) + b"\xef\xbe\xad\xde")
+        hp = m.alloc(16, h, readonly=True, offset=1)
+        m.call(self.fw.symbols["wrap_init"][0], hk, hp)
+        if m.read(hk + 4 * self.fw.gc.hk_words, 4) != b"\xef\xbe\xad\xde":
+            raise AssertionError("init wrote past hk_words")
+        return hk
+
+    def blocks(self, hk: int, y: bytes, data: bytes, offset: int = 0, y_offset: int = 0,
+               count_cycles: bool = False):
+        m = self.m
+        yp = m.alloc(16, y, offset=y_offset)
+        ip = m.alloc(max(len(data), 1), data, readonly=True, offset=offset)
+        cyc = None
+        if count_cycles:
+            from emu.cycles import CycleCounter
+            if self.counter is None:
+                self.counter = CycleCounter(m.uc, self.fw.core, self.blocks_addr,
+                                            self.blocks_addr + self.blocks_size)
+            self.counter.reset()
+        m.call(self.blocks_addr, hk, yp, ip, len(data) // 16, timeout_s=300)
+        if count_cycles:
+            cyc = self.counter.cycles
+        return m.read(yp, 16), cyc
+
+
+def measure(impl: str, core: str, nbytes: int = 4096, seed: int = 1) -> dict:
+    """Cycles of one {prefix}_ghash_blocks call on nbytes (cycle model of emu/cycles.py)."""
+    from .ghash_thumb2 import thumb2
+    rng = random.Random(seed)
+    prefix = "bench"
+    gc = thumb2(prefix, impl, core)
+    with tempfile.TemporaryDirectory() as d:
+        fw = build_ghash_firmware(prefix, gc, core, Path(d))
+        run = GhashRunner(fw)
+        hk = run.init(rng.randbytes(16))
+        _, cyc = run.blocks(hk, rng.randbytes(16), rng.randbytes(nbytes), count_cycles=True)
+    return {"impl": impl, "core": core, "bytes": nbytes, "cycles": cyc,
+            "cycles_per_byte": cyc / nbytes, "hk_bytes": 4 * gc.hk_words,
+            "rodata_bytes": gc.rodata_bytes, "text_bytes": fw.symbols[f"{prefix}_ghash_blocks"][1],
+            "constant_time": gc.constant_time}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    for core in ("cortex-m4", "cortex-m3"):
+        for impl in ("ctmul", "table4", "table8"):
+            r = measure(impl, core)
+            print(f"{impl:7} {core:10} {r['cycles_per_byte']:6.1f} c/B  text {r['text_bytes']} "
+                  f"hk {r['hk_bytes']} rodata {r['rodata_bytes']}")

@@ -1,0 +1,245 @@
+"""Table-driven GHASH in generated Thumb-2: 'table4' and 'table8'.  NOT constant time.
+
+Both evaluate X * H (X = y ^ block) by Horner's rule over the 16 bytes of X, last byte
+first, one byte (x^8) per step:
+
+    Z = T[X_15];   Z = Z * x^8 ^ T[X_k]   for k = 14 .. 0
+
+where T[b] = b * H (b read as the polynomial of one byte in GCM order).  In GCM's reflected
+order "times x^8" is a right shift by 8 of the block read as a big-endian integer; the byte
+pushed out, r, comes back as R8[r] in the top 16 bits (R8[r] = r * x^8 reduced, a constant
+256 x 16-bit table).  Shift and table XOR are merged with shifted-operand EORs:
+    z'_w = t_w ^ (z_w >> 8) ^ (z_(w+1) << 24),   z'_3 = t_3 ^ (z_3 >> 8) ^ (R8[r] << 16)
+and Z and T alternate between two register quadruples (no moves).
+
+* table8: T has 256 entries of 16 bytes (4 KB per key in hk).
+* table4: Shoup's 4-bit tables.  T[b] = M_hi[b >> 4] ^ M_lo[b & 15] with two 16-entry
+  per-key tables (M_hi[n] = (n x^0..x^3) * H, M_lo[n] = M_hi[n] * x^4; 512 bytes in hk).
+  Working byte-wise (two 16-entry lookups per step, one shift by 8) instead of Shoup's
+  nibble steps (shift by 4 with a 16-entry reduction table) halves the shifts and
+  reductions; the price is the 256-entry reduction table instead of a 16-entry one.
+
+The load addresses depend on y and the data (secret in GCM): cache-timing attacks apply
+wherever memory timing depends on the address.  Use 'ctmul' for constant time.
+"""
+from __future__ import annotations
+
+from typing import List, Sequence
+
+from . import ghash_model as M
+from .ghash_asm import Asm, GhashCode, c_asm_function, imm, push_regs
+
+STEP_BITS = 8                      # one Horner step consumes one byte of X
+X_ONE = 1 << 127                   # the field element 1 as a big-endian integer
+
+
+def elem_of_byte(b: int) -> int:
+    """The block whose first byte is b (x^0..x^7 coefficients), as an integer."""
+    return b << 120
+
+
+def reduction_table() -> List[int]:
+    """R8[r]: (the low byte r of Z) * x^8 reduced, as its top 16 bits (all else is 0)."""
+    x8 = X_ONE >> STEP_BITS
+    out = []
+    for r in range(256):
+        v = M.gf128_mul_ref(r, x8)
+        if v & ((1 << 112) - 1):
+            raise AssertionError("reduction of a byte must fit the top 16 bits")
+        out.append(v >> 112)
+    return out
+
+
+def table_entries(h: bytes, impl: str) -> List[int]:
+    """hk words written by the generated init, for tests: 4 words per entry, word 0 least
+    significant; table8: T[0..255]; table4: M_hi[0..15] then M_lo[0..15]."""
+    hv = M.block_to_int(h)
+    if impl == "table8":
+        ents = [M.gf128_mul_ref(elem_of_byte(b), hv) for b in range(256)]
+    elif impl == "table4":
+        ents = [M.gf128_mul_ref(elem_of_byte(n << 4), hv) for n in range(16)] + \
+               [M.gf128_mul_ref(elem_of_byte(n), hv) for n in range(16)]
+    else:
+        raise ValueError(f"unknown table impl {impl!r}")
+    return [w for e in ents for w in M.int_to_words(e)]
+
+
+# --------------------------------------------------------------------------- init (C)
+
+def _init_c(prefix: str, impl: str) -> str:
+    """V[i] = H * x^i (i = 0..7) by right shifts with a branch-free reduction, then every
+    entry as the XOR of the V[i] its index bits select (masks, fixed order)."""
+    L = [f"static void {prefix}_ghash_init(uint32_t *hk, const uint8_t h[16])", "{",
+         "    uint32_t v[8][4], e[4];", "    unsigned i, n, w;",
+         "    for (w = 0; w < 4; w++) {",
+         "        const uint8_t *p = h + 12 - 4 * w;",
+         "        v[0][w] = ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];",
+         "    }",
+         "    for (i = 1; i < 8; i++) {    /* times x: shift right, fold x^128 = R */",
+         "        uint32_t m = (uint32_t)0 - (v[i - 1][0] & 1u);",
+         "        v[i][0] = (v[i - 1][0] >> 1) | (v[i - 1][1] << 31);",
+         "        v[i][1] = (v[i - 1][1] >> 1) | (v[i - 1][2] << 31);",
+         "        v[i][2] = (v[i - 1][2] >> 1) | (v[i - 1][3] << 31);",
+         f"        v[i][3] = (v[i - 1][3] >> 1) ^ (0x{M.R_CONST >> 96:08X}u & m);",
+         "    }"]
+    if impl == "table8":
+        tabs = [(0, 256, 8, 0)]            # (first entry, entries, index bits, first V)
+    else:
+        tabs = [(0, 16, 4, 0), (16, 16, 4, 4)]
+    for first, count, bits, v0 in tabs:
+        L.append(f"    for (n = 0; n < {count}; n++) {{")
+        L.append("        e[0] = e[1] = e[2] = e[3] = 0;")
+        L.append(f"        for (i = 0; i < {bits}; i++) {{")
+        L.append(f"            uint32_t m = (uint32_t)0 - ((n >> ({bits - 1} - i)) & 1u);")
+        L.append("            for (w = 0; w < 4; w++)")
+        L.append(f"                e[w] ^= v[{v0} + i][w] & m;")
+        L.append("        }")
+        L.append("        for (w = 0; w < 4; w++)")
+        L.append(f"            hk[4 * ({first} + n) + w] = e[w];")
+        L.append("    }")
+    L.append("}")
+    return "\n".join(L) + "\n"
+
+
+# --------------------------------------------------------------------------- blocks (asm)
+
+SET_A = ("r0", "r1", "r2", "r3")   # Z at block boundaries (word 0 least significant)
+SET_B = ("r4", "r5", "r6", "r7")
+P, RB, XW, TB, RT, IN = "r8", "r9", "r10", "r11", "r12", "lr"
+FRAME_X, FRAME_Y, FRAME_N, FRAME = 0, 16, 20, 24   # 10 pushed regs + 24 bytes: 8-aligned
+
+
+def _shift_xor(a: Asm, z: Sequence[str], t: Sequence[str]) -> None:
+    """t ^= Z >> 8 (words), plus the reduction word already in RB: t3 ^= RB << 16."""
+    s = STEP_BITS
+    for w in range(3):
+        a.op("eor", t[w], t[w], z[w], f"lsr #{s}")
+        a.op("eor", t[w], t[w], z[w + 1], f"lsl #{32 - s}")
+    a.op("eor", t[3], t[3], z[3], f"lsr #{s}")
+    a.op("eor", t[3], t[3], RB, "lsl #16")             # R8 holds bits 112..127
+
+
+def _step(a: Asm, impl: str, z: Sequence[str] | None, t: Sequence[str], pos: int) -> None:
+    """One Horner step for the X byte at bit ``pos`` of XW: T (into registers t) from the
+    tables, then (unless this is the first step, z None) t ^= Z * x^8."""
+    if impl == "table8":
+        a.op("ubfx", P, XW, f"#{pos}", "#8")
+        a.op("add", P, TB, P, "lsl #4")                       # entry = 16 bytes
+    else:
+        a.op("and", P, XW, imm(0xF0 << pos))                  # high nibble * 16 << pos
+        a.op("add", P, TB, P, f"lsr #{pos}") if pos else a.op("add", P, TB, P)
+    if z is not None:
+        a.op("and", RB, z[0], "#255")                         # the byte Z * x^8 pushes out
+    a.op("ldm", P, "{" + f"{t[0]}-{t[3]}" + "}")
+    if impl == "table4":
+        a.op("and", P, XW, imm(0x0F << pos))                  # low nibble << pos
+        sh = 4 - pos
+        a.op("add", P, TB, P, f"lsl #{sh}" if sh > 0 else f"lsr #{-sh}")
+    if z is not None:
+        a.op("ldrh", RB, f"[{RT}, {RB}, lsl #1]")
+        _shift_xor(a, z, t)
+    if impl == "table4":
+        # the M_lo entry goes to the registers Z no longer needs (or the free quadruple)
+        u = z if z is not None else (SET_A if t == SET_B else SET_B)
+        for w in range(4):
+            a.op("ldr", u[w], f"[{P}, #{256 + 4 * w}]")
+        for w in range(4):
+            a.op("eor", t[w], t[w], u[w])
+
+
+def _blocks(prefix: str, impl: str) -> Asm:
+    L = f".L{prefix}_gh"
+    a = Asm()
+    pushed = push_regs([f"r{i}" for i in range(4, 13)])
+    a.op("push", "{" + ", ".join(pushed) + "}")
+    a.op("sub", "sp", "sp", f"#{FRAME}")
+    a.op("mov", TB, "r0")
+    a.op("mov", IN, "r2")
+    a.op("str", "r1", f"[sp, #{FRAME_Y}]")
+    a.op("str", "r3", f"[sp, #{FRAME_N}]")
+    a.op("cmp", "r3", "#0")                                   # flags survive until the beq
+    a.op("movw", RT, f"#:lower16:{prefix}_ghash_r8")
+    a.op("movt", RT, f"#:upper16:{prefix}_ghash_r8")
+    a.comment("y: big-endian bytes -> words (unaligned LDR is fine on ARMv7-M)")
+    for w in range(4):
+        a.op("ldr", SET_B[w], f"[r1, #{12 - 4 * w}]")
+    for w in range(4):
+        a.op("rev", SET_A[w], SET_B[w])
+    a.op("beq", f"{L}_end")
+    a.label(f"{L}_loop")
+    a.comment("X = y ^ block, kept on the stack and read one word at a time")
+    for w in range(4):
+        a.op("ldr", SET_B[w], f"[{IN}, #{12 - 4 * w}]")
+    a.op("add", IN, IN, "#16")
+    for w in range(4):
+        a.op("rev", SET_B[w], SET_B[w])
+    for w in range(4):
+        a.op("eor", SET_B[w], SET_B[w], SET_A[w])
+    a.op("stm", "sp", "{" + f"{SET_B[0]}-{SET_B[3]}" + "}")
+    z = None
+    t = SET_B
+    for k in range(15, -1, -1):                 # byte k of X: word 3 - k//4, bit 8*(3 - k%4)
+        w, pos = 3 - k // 4, 8 * (3 - k % 4)
+        if pos == 0:
+            if k == 15:
+                a.op("mov", XW, SET_B[0])
+            else:
+                a.op("ldr", XW, f"[sp, #{FRAME_X + 4 * w}]")
+        a.comment(f"byte {k}")
+        _step(a, impl, z, t, pos)
+        z, t = t, (SET_A if t == SET_B else SET_B)
+    if tuple(z) != SET_A:
+        raise AssertionError("Z must end each block in SET_A")
+    a.op("ldr", P, f"[sp, #{FRAME_N}]")
+    a.op("subs", P, P, "#1")
+    a.op("str", P, f"[sp, #{FRAME_N}]")
+    a.op("bne", f"{L}_loop")
+    a.label(f"{L}_end")
+    a.op("ldr", P, f"[sp, #{FRAME_Y}]")
+    for w in range(4):
+        a.op("rev", SET_B[w], SET_A[w])
+        a.op("str", SET_B[w], f"[{P}, #{12 - 4 * w}]")
+    a.op("add", "sp", "sp", f"#{FRAME}")
+    a.op("pop", "{" + ", ".join(pushed[:-1] + ["pc"]) + "}")
+    return a
+
+
+def _rodata(prefix: str) -> str:
+    vals = reduction_table()
+    lines = [f'.pushsection .rodata.{prefix}_ghash_r8,"a",%progbits', ".balign 4",
+             f".type {prefix}_ghash_r8, %object", f"{prefix}_ghash_r8:"]
+    for i in range(0, 256, 16):
+        lines.append("    .hword " + ", ".join(f"0x{v:04x}" for v in vals[i:i + 16]))
+    lines += [f".size {prefix}_ghash_r8, .-{prefix}_ghash_r8", ".popsection"]
+    return "\n".join(lines) + "\n"
+
+
+_HEADER = """\
+/*
+ * GHASH "{impl}", Thumb-2 for {core}; generated by slicegen (gen/kernels/ghash_tables.py).
+ *
+ * NOT CONSTANT TIME: table loads are indexed by bytes/nibbles of y ^ data, so the memory
+ * addresses (and on cached or wait-stated memory, the timing) depend on secret values.
+ * Use only where cache-timing leakage does not matter; 'ctmul' is the constant-time one.
+ *
+ * Horner's rule over the bytes of X = y ^ block, last byte first:
+ * Z = Z * x^8 ^ T[byte]{t_note}.  Times x^8 is a right shift by 8 of the big-endian block
+ * integer; the byte shifted out comes back through the constant 256 x 16-bit table
+ * R8 (its reduction, top 16 bits).  Shift, reduction and table XOR are merged into
+ * shifted-operand EORs; Z and the next entry alternate between r0-r3 and r4-r7.
+ * hk: {hk_words} words ({hk_bytes} bytes) per key; R8: 512 bytes of .rodata.
+ */"""
+
+
+def tables(prefix: str, impl: str, core: str) -> GhashCode:
+    if impl not in ("table4", "table8"):
+        raise ValueError(f"unknown table impl {impl!r}; allowed: table4, table8")
+    hk = 4 * (256 if impl == "table8" else 32)
+    t_note = (" with T[b] from 256 per-key entries (4 KB)" if impl == "table8" else
+              ",\n * T[b] = M_hi[b >> 4] ^ M_lo[b & 15]: Shoup's 4-bit tables, two 16-entry per-key\n"
+              " * tables (M_lo = M_hi * x^4) so one step handles a whole byte")
+    head = _HEADER.format(impl=impl, core=core, t_note=t_note, hk_words=hk, hk_bytes=4 * hk)
+    code = head + "\n" + _init_c(prefix, impl) + "\n" + c_asm_function(
+        prefix, "ghash_blocks", f"/* {prefix}_ghash_blocks: see the comment above (not constant time) */",
+        _blocks(prefix, impl), extra_sections=_rodata(prefix))
+    return GhashCode(code=code, hk_words=hk, constant_time=False, rodata_bytes=512, impl=impl, core=core)

@@ -1,0 +1,449 @@
+"""GHASH in generated Thumb-2 for Cortex-M4 / Cortex-M3: ``thumb2(prefix, impl, core)``.
+
+impl 'ctmul' (constant time) is generated here; 'table4' and 'table8' (not constant time)
+come from :mod:`gen.kernels.ghash_tables`.  The returned C text defines
+
+    static void {prefix}_ghash_init(uint32_t *hk, const uint8_t h[16]);          (C)
+    void {prefix}_ghash_blocks(const uint32_t *hk, uint8_t y[16],
+                               const uint8_t *in, size_t nblocks);                (asm)
+
+with y = (y ^ x_i) * H for each 16-byte block x_i; y and in may be unaligned.
+
+How ctmul is generated (all structure from :mod:`gen.kernels.ghash_model`):
+
+* The Karatsuba plan (two levels, 9 word products) fixes the operand words; ``init``
+  stores, for each product, the H-side operand already cut into its four hole classes
+  (``& 0x11111111 << c``), so ``blocks`` only masks the y side.
+* One 32x32 carry-less product = 16 integer products a_j * b_k collected per output class
+  c = j + k mod 4.  XOR is the safe way to collect them (each product has at most 8 partial
+  products per bit, 8 < 16 fits the 4-bit holes).  Adding two products is also safe when
+  the largest per-bit count of their sum stays <= 15: ``hole_groups`` checks every pair by
+  counting partial products (with all bits set, the worst case) and pairs them where it
+  holds; on Cortex-M4 a pair costs one UMULL + one UMLAL instead of two UMULL + two EOR.
+* Cortex-M3: UMULL/UMLAL/SMULL/SMLAL terminate early on small operands, so their timing
+  depends on (secret) data.  The M3 code uses only MUL (32x32->32, one cycle whatever the
+  data) and the bit-reversal identity of the model:
+  high32(clmul(a, b)) = rev32(low32(clmul(rev32 a, rev32 b))) >> 1, with RBIT (present on
+  ARMv7-M, so on M3).  18 products instead of 9; their H sides (direct and bit-reversed)
+  are precomputed the same way.
+* Products are stored on the stack as 64-bit (lo, hi) pairs in plan order, recombined
+  with the Karatsuba XOR network (with the shared terms) and reduced modulo
+  x^128 + x^7 + x^2 + x + 1 with shifted-operand EORs.  init keeps H' = H * x^-1 in place
+  of H, which saves the model's shift of the product by one bit.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Dict, List, Sequence, Tuple
+
+from . import ghash_model as M
+from .ghash_asm import Asm, GhashCode, c_asm_function, imm, push_regs
+
+IMPLS = ("ctmul", "table4", "table8")
+CORES = ("cortex-m4", "cortex-m3")
+
+HOLE_BITS = 32 // M.HOLE_STRIDE          # bits of one class in a 32-bit word
+HOLE_LIMIT = (1 << M.HOLE_STRIDE) - 1     # the largest count a hole field holds
+
+
+# --------------------------------------------------------------------------- hole groups
+
+def _profile(j: int, k: int) -> Dict[int, int]:
+    """Worst-case count of partial products per bit of a_j * b_k (all class bits set)."""
+    out: Dict[int, int] = {}
+    for s, t in itertools.product(range(HOLE_BITS), repeat=2):
+        p = j + k + M.HOLE_STRIDE * (s + t)
+        out[p] = out.get(p, 0) + 1
+    return out
+
+
+def _fits(products: Sequence[Tuple[int, int]]) -> bool:
+    tot: Dict[int, int] = {}
+    for j, k in products:
+        for p, n in _profile(j, k).items():
+            tot[p] = tot.get(p, 0) + n
+    return max(tot.values()) <= HOLE_LIMIT
+
+
+def hole_groups(c: int, allow_add: bool) -> List[List[Tuple[int, int]]]:
+    """Products (j, k) of output class c, grouped: products of a group are ADDED (UMLAL),
+    groups are XORed.  Greedy: each product joins the first group it fits in."""
+    groups: List[List[Tuple[int, int]]] = []
+    for j in range(M.HOLE_STRIDE):
+        prod = (j, (c - j) % M.HOLE_STRIDE)
+        for g in groups:
+            if allow_add and _fits(g + [prod]):
+                g.append(prod)
+                break
+        else:
+            groups.append([prod])
+    return groups
+
+
+def bmul32_grouped(a: int, b: int) -> int:
+    """Python twin of the M4 product code (grouped adds, then XOR): 63-bit clmul."""
+    a_c = [a & m for m in M.HOLE_MASKS32]
+    b_c = [b & m for m in M.HOLE_MASKS32]
+    r = 0
+    for c in range(M.HOLE_STRIDE):
+        acc = 0
+        for g in hole_groups(c, True):
+            acc ^= sum(a_c[j] * b_c[k] for j, k in g) & M.MASK64
+        r |= acc & M.HOLE_MASKS64[c]
+    return r
+
+
+# --------------------------------------------------------------------------- init (C)
+
+def _init_c(prefix: str, rev: bool) -> str:
+    plan = M.karatsuba_plan(4)
+    n = len(plan.operands)
+    L = [f"static void {prefix}_ghash_init(uint32_t *hk, const uint8_t h[16])", "{",
+         f"    uint32_t hw[4], op[{n}];", "    unsigned i, c;",
+         "    for (i = 0; i < 4; i++) {",
+         "        const uint8_t *p = h + 12 - 4 * i;",
+         "        hw[i] = ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];",
+         "    }",
+         "    /* H' = H * x^-1, so the unshifted 255-bit product reduces to X * H (see header) */",
+         "    {",
+         "        uint32_t t = 0u - (hw[3] >> 31);",
+         f"        hw[3] ^= 0x{M.R_CONST >> 96:08X}u & t;",
+         "        for (i = 3; i > 0; i--)",
+         "            hw[i] = (hw[i] << 1) | (hw[i - 1] >> 31);",
+         "        hw[0] = (hw[0] << 1) | (t & 1u);",
+         "    }"]
+    for k, o in enumerate(plan.operands):
+        L.append(f"    op[{k}] = {' ^ '.join(f'hw[{i}]' for i in sorted(o))};")
+    L.append(f"    for (i = 0; i < {n}; i++)")
+    L.append(f"        for (c = 0; c < {M.HOLE_STRIDE}; c++)")
+    L.append(f"            hk[{M.HOLE_STRIDE} * i + c] = op[i] & (0x{M.HOLE_MASKS32[0]:08X}u << c);")
+    if rev:
+        L.append(f"    for (i = 0; i < {n}; i++) {{")
+        L.append("        uint32_t v = op[i];")
+        for sh, m in ((1, 0x55555555), (2, 0x33333333), (4, 0x0F0F0F0F), (8, 0x00FF00FF)):
+            L.append(f"        v = ((v & 0x{m:08X}u) << {sh}) | ((v >> {sh}) & 0x{m:08X}u);")
+        L.append("        v = (v << 16) | (v >> 16);")
+        L.append(f"        for (c = 0; c < {M.HOLE_STRIDE}; c++)")
+        L.append(f"            hk[{M.HOLE_STRIDE * n} + {M.HOLE_STRIDE} * i + c] = v & (0x{M.HOLE_MASKS32[0]:08X}u << c);")
+        L.append("    }")
+    L.append("}")
+    return "\n".join(L) + "\n"
+
+
+# --------------------------------------------------------------------------- blocks (asm)
+
+class _Frame:
+    """Stack frame of the ctmul kernel (byte offsets from sp)."""
+
+    def __init__(self, n_ops: int, n_prod: int):
+        self.X = 0                              # y-side Karatsuba operands, one word each
+        self.P = 4 * n_ops                      # products, (lo, hi) per plan product
+        self.HK = self.P + 8 * n_prod
+        self.Y, self.IN, self.N = self.HK + 4, self.HK + 8, self.HK + 12
+        self.size = (self.N + 4 + 7) // 8 * 8   # keeps sp 8-byte aligned (10 regs pushed)
+
+
+A_REGS = ("r0", "r1", "r2", "r3")               # y-side classes a_0..a_3 (r3 first holds x)
+B_REGS = ("r4", "r5", "r6", "r7")               # H-side classes b_0..b_3, loaded from hk
+Y_REGS = ("r9", "r10", "r11", "r12")            # y (words 0..3, word 0 least significant)
+
+
+def _product(a: Asm, fr: _Frame, k_op: int, k_hk: int, k_out: int, wide: bool,
+             reverse_out: bool) -> None:
+    """One 32x32 carry-less product of operand k_op (stack) and hk product k_hk.
+
+    wide (M4): 64-bit result from UMULL/UMLAL, stored as (lo, hi) at product slot k_out.
+    not wide (M3): 32-bit result from MUL; reverse_out: it is the low half of the
+    bit-reversed product, turned into the high half (rbit, >> 1) and stored as hi."""
+    S = M.HOLE_STRIDE
+    a.comment(f"product {k_out}{' (bit-reversed half)' if reverse_out else ''}: operand {k_op} x hk {k_hk}")
+    a.op("ldr", "r8", f"[sp, #{fr.HK}]")
+    a.op("ldr", "r3", f"[sp, #{fr.X + 4 * k_op}]")
+    for c in range(S):
+        a.op("ldr", B_REGS[c], f"[r8, #{4 * (S * k_hk + c)}]")
+    for c in range(S):
+        a.op("and", A_REGS[c], "r3", imm(M.HOLE_MASKS32[c]))
+    if wide:
+        R, ACC, T = ("r8", "r9"), ("r10", "r11"), ("r12", "lr")
+    else:
+        R, ACC, T = ("r8",), ("r9",), ("r10",)
+    for c in range(S):
+        acc = R if c == 0 else ACC
+        for gi, grp in enumerate(hole_groups(c, allow_add=wide)):
+            dst = acc if gi == 0 else T
+            for n, (j, kk) in enumerate(grp):
+                if wide:
+                    a.op("umull" if n == 0 else "umlal", dst[0], dst[1], A_REGS[j], B_REGS[kk])
+                else:
+                    a.op("mul", dst[0], A_REGS[j], B_REGS[kk])
+            if gi:
+                for w in range(len(acc)):
+                    a.op("eor", acc[w], acc[w], dst[w])
+        for w in range(len(acc)):
+            a.op("and", acc[w], acc[w], imm(M.HOLE_MASKS32[c]))
+        if c:
+            for w in range(len(acc)):
+                a.op("eor", R[w], R[w], acc[w])
+    if wide:
+        a.op("strd", "r8", "r9", f"[sp, #{fr.P + 8 * k_out}]")
+    elif reverse_out:
+        a.op("rbit", "r8", "r8")
+        a.op("lsr", "r8", "r8", "#1")
+        a.op("str", "r8", f"[sp, #{fr.P + 8 * k_out + 4}]")
+    else:
+        a.op("str", "r8", f"[sp, #{fr.P + 8 * k_out}]")
+
+
+def _operands(a: Asm, x: Sequence[str], plan: M.KaratsubaPlan) -> List[str]:
+    """Karatsuba operands of the 4 x words into r0..r8 (plan order); x words already sit
+    in the registers of the single-word operands.  Returns the register list."""
+    regs = [f"r{i}" for i in range(len(plan.operands))]
+    single = {next(iter(o)): regs[k] for k, o in enumerate(plan.operands) if len(o) == 1}
+    if [single[i] for i in range(4)] != list(x):
+        raise AssertionError("x words must sit in the single-word operand registers")
+    done: Dict[frozenset, str] = {frozenset([i]): single[i] for i in range(4)}
+    for k, o in enumerate(plan.operands):
+        if len(o) == 1:
+            continue
+        # split o into two already computed operands (the plan builds sums of sums)
+        for s1 in sorted(done, key=len, reverse=True):
+            rest = o - s1
+            if s1 < o and rest in done:
+                a.op("eor", regs[k], done[s1], done[rest])
+                break
+        else:
+            raise AssertionError(f"cannot build operand {sorted(o)}")
+        done[o] = regs[k]
+    return regs
+
+
+def _recombine(a: Asm, fr: _Frame, plan: M.KaratsubaPlan) -> List[str]:
+    """Karatsuba recombination of the 9 stored products into z0..z7 (registers).
+
+    Level 1 (64-bit products L, H, M of a 64x64 split):
+        q0 = l0, q1 = l1^l0^h0^m0, q2 = h0^l1^h1^m1, q3 = h1   (t = l1^h0 shared)
+    Level 2 (128-bit Q0, Q1, Q2 of the 128x128 split):
+        z0,z1 = q0,q1; z6,z7 = r2,r3; z2 = u0^q0^s0; z4 = u0^r2^s2; z3 = u1^q1^s1;
+        z5 = u1^r3^s3 with u0 = q2^r0, u1 = q3^r1.
+    The structure is checked symbolically against ``plan.result_word_sources`` below."""
+    if len(plan.operands) != 9:
+        raise AssertionError("the recombination network is written for the 2-level plan")
+
+    def level1(g: int, regs: Sequence[str]) -> Tuple[str, str, str, str]:
+        A_, B_, C_, D_, E_, F_ = regs                    # l0 l1 h0 h1 m0 m1
+        for i, r in enumerate(regs):
+            a.op("ldr", r, f"[sp, #{fr.P + 24 * g + 4 * i}]")
+        a.op("eor", B_, B_, C_)                           # t = l1 ^ h0
+        a.op("eor", E_, E_, A_)
+        a.op("eor", E_, E_, B_)                           # q1
+        a.op("eor", F_, F_, D_)
+        a.op("eor", F_, F_, B_)                           # q2
+        return A_, E_, F_, D_
+
+    a.comment("Karatsuba recombination")
+    q = level1(0, ("r0", "r1", "r2", "r3", "r4", "r5"))
+    r = level1(1, ("r1", "r9", "r10", "r6", "r7", "r8"))
+    a.op("eor", q[2], q[2], r[0])                         # u0
+    a.op("eor", q[3], q[3], r[1])                         # u1
+    u0, u1 = q[2], q[3]
+    s = level1(2, ("r1", "r9", "r10", "r2", "r7", "lr"))
+    a.op("eor", s[0], s[0], q[0]); a.op("eor", s[0], s[0], u0)      # z2
+    a.op("eor", s[2], s[2], r[2]); a.op("eor", s[2], s[2], u0)      # z4
+    a.op("eor", s[1], s[1], q[1]); a.op("eor", s[1], s[1], u1)      # z3
+    a.op("eor", s[3], s[3], r[3]); a.op("eor", s[3], s[3], u1)      # z5
+    return [q[0], q[1], s[0], s[1], s[2], s[3], r[2], r[3]]
+
+
+def _check_recombination(plan: M.KaratsubaPlan) -> None:
+    """Symbolic check: the hard-wired network above equals the plan's word sources."""
+    P = [(f"p{k}l", f"p{k}h") for k in range(9)]
+
+    def x(*t):
+        out = frozenset()
+        for s in t:
+            out = out ^ (s if isinstance(s, frozenset) else frozenset([s]))
+        return out
+
+    def level1(g):
+        l0, l1 = P[3 * g]; h0, h1 = P[3 * g + 1]; m0, m1 = P[3 * g + 2]
+        return (x(l0), x(l1, l0, h0, m0), x(h0, l1, h1, m1), x(h1))
+    q, r, s = level1(0), level1(1), level1(2)
+    u0, u1 = x(q[2], r[0]), x(q[3], r[1])
+    z = [q[0], q[1], x(u0, q[0], s[0]), x(u1, q[1], s[1]), x(u0, r[2], s[2]), x(u1, r[3], s[3]), r[2], r[3]]
+    want = [frozenset(P[k][h] for k, h in srcs) for srcs in plan.result_word_sources()]
+    if z != want:
+        raise AssertionError("Karatsuba recombination network does not match the plan")
+
+
+def h_prime(h: bytes) -> bytes:
+    """H * x^-1, what init uses in place of H (x^-1 = x^127 + x^6 + x + 1): in GCM's
+    reflected order times x^-1 is a left shift, folding R back in when x^0 is set."""
+    hv = M.block_to_int(h)
+    t = hv >> 127
+    return M.int_to_block(((hv ^ (M.R_CONST if t else 0)) << 1) | t)
+
+
+def _reduce(a: Asm, z: Sequence[str], out: Sequence[str], tmp: str) -> None:
+    """z reduced mod x^128 + x^7 + x^2 + x + 1 into the 4 ``out`` registers.  z (8 registers,
+    z[0] least significant) is clmul(X, H') unshifted: read as a 256-bit reflected value it
+    is X * H' * x = X * H, so the model's left shift by one disappears.
+    z, out and tmp pairwise distinct."""
+    a.comment("reduction: y = hi ^ sum_e (lo >> e) ^ sum_e (d >> e), e in {0,1,2,7}")
+    es = [e for e in M.REDUCTION_EXPONENTS if e]
+    # d: the bits of lo pushed out on the right by the shifts, folded back (top word only)
+    a.op("lsl", tmp, z[0], f"#{32 - es[0]}")
+    for e in es[1:]:
+        a.op("eor", tmp, tmp, z[0], f"lsl #{32 - e}")
+    for w in range(4):
+        a.op("eor", out[w], z[4 + w], z[w])
+        for e in es:
+            a.op("eor", out[w], out[w], z[w], f"lsr #{e}")
+        if w < 3:
+            for e in es:
+                a.op("eor", out[w], out[w], z[w + 1], f"lsl #{32 - e}")
+        else:
+            a.op("eor", out[w], out[w], tmp)
+            for e in es:
+                a.op("eor", out[w], out[w], tmp, f"lsr #{e}")
+    if 32 - max(es) < max(es):
+        raise AssertionError("reduction spill past the top word not generated")
+
+
+def _ctmul_blocks(prefix: str, core: str) -> Asm:
+    plan = M.karatsuba_plan(4)
+    _check_recombination(plan)
+    n = len(plan.operands)
+    wide = core == "cortex-m4"
+    fr = _Frame(n if wide else 2 * n, n)
+    L = f".L{prefix}_gh"
+    a = Asm()
+    pushed = push_regs([f"r{i}" for i in range(4, 13)])
+    a.op("push", "{" + ", ".join(pushed) + "}")
+    a.op("sub", "sp", "sp", f"#{fr.size}")
+    for reg, off in (("r0", fr.HK), ("r1", fr.Y), ("r2", fr.IN), ("r3", fr.N)):
+        a.op("str", reg, f"[sp, #{off}]")
+    a.comment("y: big-endian block -> words, y0 = bytes 12..15 (unaligned LDR is fine on ARMv7-M)")
+    for w in range(4):
+        a.op("ldr", Y_REGS[w], f"[r1, #{12 - 4 * w}]")
+    for w in range(4):
+        a.op("rev", Y_REGS[w], Y_REGS[w])
+    a.op("cmp", "r3", "#0")
+    a.op("beq", f"{L}_end")
+    a.label(f"{L}_loop")
+    a.comment("x = y ^ next input block; Karatsuba operands to the stack")
+    x = ("r0", "r1", "r3", "r4")
+    a.op("ldr", "lr", f"[sp, #{fr.IN}]")
+    for w in range(4):
+        a.op("ldr", x[w], f"[lr, #{12 - 4 * w}]")
+    a.op("add", "lr", "lr", "#16")
+    a.op("str", "lr", f"[sp, #{fr.IN}]")
+    for w in range(4):
+        a.op("rev", x[w], x[w])
+    for w in range(4):
+        a.op("eor", x[w], x[w], Y_REGS[w])
+    regs = _operands(a, x, plan)
+    a.op("stm", "sp", "{" + f"{regs[0]}-{regs[-1]}" + "}")
+    if not wide:
+        a.comment("bit-reversed operands (rbit is linear over XOR)")
+        for r in x:
+            a.op("rbit", r, r)
+        _operands(a, x, plan)
+        a.op("add", "lr", "sp", f"#{4 * n}")
+        a.op("stm", "lr", "{" + f"{regs[0]}-{regs[-1]}" + "}")
+    for k in range(n):
+        _product(a, fr, k, k, k, wide, False)
+        if not wide:
+            _product(a, fr, n + k, n + k, k, wide, True)
+    z = _recombine(a, fr, plan)
+    _reduce(a, z, Y_REGS, "r3")
+    a.op("ldr", "r0", f"[sp, #{fr.N}]")
+    a.op("subs", "r0", "r0", "#1")
+    a.op("str", "r0", f"[sp, #{fr.N}]")
+    a.op("bne", f"{L}_loop")
+    a.label(f"{L}_end")
+    a.op("ldr", "r1", f"[sp, #{fr.Y}]")
+    for w in range(4):
+        a.op("rev", "r0", Y_REGS[w])
+        a.op("str", "r0", f"[r1, #{12 - 4 * w}]")
+    a.op("add", "sp", "sp", f"#{fr.size}")
+    a.op("pop", "{" + ", ".join(pushed[:-1] + ["pc"]) + "}")
+    if len(pushed) % 2:
+        raise AssertionError("odd push breaks 8-byte stack alignment")
+    return a
+
+
+_CTMUL_HEADER = """\
+/*
+ * GHASH, constant time ("ctmul"), Thumb-2 for {core}; generated by slicegen
+ * (gen/kernels/ghash_thumb2.py).  y = (y ^ x_i) * H in GF(2^128) mod x^128+x^7+x^2+x+1,
+ * GCM bit order (a block read as a big-endian integer has x^i at bit 127-i).
+ *
+ * Carry-less 32x32 products from integer multiplies on operands masked to every 4th bit
+ * ("holes"): a product of two 8-bit classes has at most 8 partial products per bit, so
+ * carries stay inside the 3 unused bits above each kept bit.  Class c of the carry-less
+ * product collects a_j * b_(c-j mod 4): by XOR, or by addition where the worst-case
+ * count of the sum still fits the hole (<= 15){pairs}.
+ * Two-level Karatsuba: {nprod} word products per block; the H-side operands of all of them
+ * are cut into classes at init ({hk} words in hk).  init stores H' = H * x^-1 instead of H:
+ * the 255-bit carry-less product of reflected operands read as 256 bits is X * H' * x, so
+ * no shift by one is needed before the reduction (shifted-operand EORs).
+{core_note}
+ *
+ * No branch and no memory address depends on H, y or the data.
+ */"""
+
+_NOTE_M4 = """\
+ * Cortex-M4: UMULL/UMLAL take one cycle whatever the operands (TRM DDI 0439, Table 3-1),
+ * so the 64-bit products are constant time here.  Do NOT run this code on Cortex-M3.
+"""
+
+_NOTE_M3 = """\
+ * Cortex-M3: UMULL/UMLAL/SMULL/SMLAL end early when the operands are small (TRM DDI 0337,
+ * Table 18-1 notes), so their time would leak y.  This code uses only MUL (32x32->32,
+ * one cycle for any data) and gets the high half of each product from the bit-reversal
+ * identity  high32(clmul(a, b)) = rev32(low32(clmul(rev32 a, rev32 b))) >> 1  (RBIT):
+ * every Karatsuba product is done twice, direct and bit-reversed.
+"""
+
+
+def _ctmul(prefix: str, core: str) -> GhashCode:
+    wide = core == "cortex-m4"
+    n = len(M.karatsuba_plan(4).operands)
+    hk = M.HOLE_STRIDE * n * (1 if wide else 2)
+    pairs = sum(1 for c in range(M.HOLE_STRIDE) for g in hole_groups(c, True) if len(g) > 1)
+    head = _CTMUL_HEADER.format(
+        core=core, nprod=n if wide else 2 * n, hk=hk,
+        pairs=(f": {pairs} pairs per product are added with UMLAL" if wide else
+               ": MUL results are only XORed here"),
+        core_note=(_NOTE_M4 if wide else _NOTE_M3).rstrip("\n"))
+    body = _ctmul_blocks(prefix, core)
+    code = head + "\n" + _init_c(prefix, rev=not wide) + "\n" + \
+        c_asm_function(prefix, "ghash_blocks", f"/* {prefix}_ghash_blocks: see the comment above */", body)
+    return GhashCode(code=code, hk_words=hk, constant_time=True, rodata_bytes=0, impl="ctmul", core=core)
+
+
+# --------------------------------------------------------------------------- entry point
+
+def _check_prefix(prefix: str) -> None:
+    if not prefix or not (prefix[0].isalpha() or prefix[0] == "_") or \
+            not all(ch.isalnum() or ch == "_" for ch in prefix):
+        raise ValueError(f"prefix {prefix!r} is not a C identifier")
+
+
+def thumb2(prefix: str, impl: str, core: str) -> GhashCode:
+    """Generate GHASH for ``core`` with implementation ``impl`` (see module comment)."""
+    _check_prefix(prefix)
+    if impl not in IMPLS:
+        raise ValueError(f"unknown GHASH impl {impl!r}; allowed: {', '.join(IMPLS)}")
+    if core not in CORES:
+        raise ValueError(f"unknown core {core!r}; allowed: {', '.join(CORES)}")
+    if impl == "ctmul":
+        return _ctmul(prefix, core)
+    from .ghash_tables import tables
+    return tables(prefix, impl, core)
+
+
+if __name__ == "__main__":  # pragma: no cover - manual inspection
+    import sys
+    print(thumb2("demo", sys.argv[1] if len(sys.argv) > 1 else "ctmul",
+                 sys.argv[2] if len(sys.argv) > 2 else "cortex-m4").code)

@@ -1,0 +1,157 @@
+"""Generated Thumb-2 GHASH (ctmul / table4 / table8 on Cortex-M4 and Cortex-M3): built into a
+tiny firmware, run in the Unicorn model of the core, compared with the Python model."""
+import random
+import re
+import subprocess
+
+import pytest
+
+from emu import toolchain as tc
+from gen.kernels import ghash_model as m
+from gen.kernels import ghash_tables
+from gen.kernels.ghash_measure import GhashRunner, build_ghash_firmware
+from gen.kernels.ghash_thumb2 import IMPLS, bmul32_grouped, h_prime, hole_groups, thumb2
+
+PREFIX = "tgh"
+CASES = [(impl, core) for core in ("cortex-m4", "cortex-m3") for impl in IMPLS]
+LONG_MUL = re.compile(r"\b(umull|umlal|smull|smlal)\b")
+
+
+@pytest.fixture(scope="module", params=CASES, ids=[f"{i}-{c}" for i, c in CASES])
+def fw(request, tmp_path_factory):
+    impl, core = request.param
+    gc = thumb2(PREFIX, impl, core)
+    d = tmp_path_factory.mktemp(f"gh_{impl}_{core}")
+    return impl, core, build_ghash_firmware(PREFIX, gc, core, d)
+
+
+def _expected_hk(h, impl, core):
+    if impl == "ctmul":
+        variant = "ctmul64" if core == "cortex-m4" else "ctmul32"
+        return [w & mask for w in m.hk_words(h_prime(h), variant) for mask in m.HOLE_MASKS32]
+    return ghash_tables.table_entries(h, impl)
+
+
+def test_matches_model_random_lengths_unaligned(fw):
+    impl, core, f = fw
+    run = GhashRunner(f)
+    rng = random.Random(f"{impl}/{core}")
+    for n in range(10):
+        h, y, data = rng.randbytes(16), rng.randbytes(16), rng.randbytes(16 * n)
+        hk = run.init(h)
+        words = run.m.read(hk, 4 * f.gc.hk_words)
+        assert [int.from_bytes(words[i:i + 4], "little") for i in range(0, len(words), 4)] == \
+            _expected_hk(h, impl, core)
+        got, _ = run.blocks(hk, y, data, offset=n % 4, y_offset=(n * 3 + 1) % 4)
+        assert got == m.ghash_blocks(h, y, data), (impl, core, n)
+
+
+def test_matches_model_4k_and_edge_values(fw):
+    impl, core, f = fw
+    run = GhashRunner(f)
+    rng = random.Random(7)
+    data = rng.randbytes(4096)
+    for h, y in ((rng.randbytes(16), rng.randbytes(16)), (b"\xff" * 16, b"\xff" * 16),
+                 (bytes(15) + b"\x01", bytes(16)), (b"\x80" + bytes(15), b"\xff" * 16)):
+        hk = run.init(h)
+        got, _ = run.blocks(hk, y, data, offset=3, y_offset=1)
+        assert got == m.ghash_blocks(h, y, data)
+    hk = run.init(b"\xff" * 16)
+    got, _ = run.blocks(hk, b"\xff" * 16, b"\xff" * 64)        # all-ones: fullest holes
+    assert got == m.ghash_blocks(b"\xff" * 16, b"\xff" * 16, b"\xff" * 64)
+
+
+def test_ctmul_time_does_not_depend_on_data(fw):
+    impl, core, f = fw
+    if impl != "ctmul":
+        return
+    run = GhashRunner(f)
+    rng = random.Random(3)
+    seen = set()
+    for h, y, data in ((rng.randbytes(16), rng.randbytes(16), rng.randbytes(64)),
+                       (bytes(16), bytes(16), bytes(64)),
+                       (b"\xff" * 16, b"\x01" + bytes(15), b"\x00\x01" * 32)):
+        hk = run.init(h)
+        _, cyc = run.blocks(hk, y, data, count_cycles=True)
+        seen.add(cyc)
+    assert len(seen) == 1, seen
+
+
+def test_m3_objects_have_no_long_multiplies(fw):
+    impl, core, f = fw
+    if core != "cortex-m3":
+        return
+    dis = subprocess.run([tc.tool("arm-none-eabi-objdump"), "-d", str(f.elf)],
+                         capture_output=True, text=True, check=True).stdout
+    assert f"<{PREFIX}_ghash_blocks>:" in dis
+    assert not LONG_MUL.search(dis), LONG_MUL.search(dis).group(0)
+    if impl == "ctmul":
+        assert re.search(r"\bmul\b", dis) and re.search(r"\brbit\b", dis)
+
+
+def test_m4_ctmul_uses_umull_umlal(fw):
+    impl, core, f = fw
+    if (impl, core) != ("ctmul", "cortex-m4"):
+        return
+    dis = subprocess.run([tc.tool("arm-none-eabi-objdump"), "-d", str(f.elf)],
+                         capture_output=True, text=True, check=True).stdout
+    assert len(re.findall(r"\bumull\b", dis)) + len(re.findall(r"\bumlal\b", dis)) == 9 * 16
+
+
+def test_only_prefixed_globals(fw):
+    impl, core, f = fw
+    out = subprocess.run([tc.tool("arm-none-eabi-nm"), "-g", "--defined-only", str(f.elf)],
+                         capture_output=True, text=True, check=True).stdout
+    names = {ln.split()[-1] for ln in out.splitlines() if ln.strip()}
+    assert f"{PREFIX}_ghash_blocks" in names
+    assert all(n.startswith(PREFIX + "_") or n in ("sg_run_batch", "wrap_init") for n in names), names
+
+
+@pytest.mark.parametrize("impl,core", CASES)
+def test_deterministic_and_labelled(impl, core):
+    a, b = thumb2(PREFIX, impl, core), thumb2(PREFIX, impl, core)
+    assert a == b
+    assert a.code.count("__asm__(") == 1
+    assert "#include" not in a.code
+    if impl == "ctmul":
+        assert a.constant_time and a.rodata_bytes == 0
+        if core == "cortex-m3":
+            assert "early" in a.code and "MUL" in a.code and "umull" not in a.code.lower().replace(
+                "umull/umlal", "")
+    else:
+        assert not a.constant_time and "NOT CONSTANT TIME" in a.code and a.rodata_bytes == 512
+    assert a.hk_words == {"ctmul": 36 if core == "cortex-m4" else 72, "table4": 128, "table8": 1024}[impl]
+
+
+def test_bad_arguments():
+    for args in (("1x", "ctmul", "cortex-m4"), ("p", "pmull", "cortex-m4"), ("p", "ctmul", "cortex-m7")):
+        with pytest.raises(ValueError):
+            thumb2(*args)
+
+
+def test_hole_groups_sound():
+    rng = random.Random(11)
+    for c in range(m.HOLE_STRIDE):
+        prods = sorted(p for g in hole_groups(c, True) for p in g)
+        assert prods == sorted((j, (c - j) % 4) for j in range(4))
+    assert sum(len(g) > 1 for c in range(4) for g in hole_groups(c, True)) == 4
+    for a, b in [(0xFFFFFFFF, 0xFFFFFFFF), (0, 0xFFFFFFFF)] + \
+            [(rng.getrandbits(32), rng.getrandbits(32)) for _ in range(300)]:
+        assert bmul32_grouped(a, b) == m.clmul(a, b)
+
+
+def test_h_prime_removes_the_shift():
+    rng = random.Random(2)
+    for _ in range(100):
+        h, x = rng.randbytes(16), rng.getrandbits(128)
+        hp = m.block_to_int(h_prime(h))
+        assert m.gf128_mul_ref(hp, 1 << 126) == m.block_to_int(h)           # H' * x = H
+        assert m.reduce256(m.clmul(x, hp)) == m.gf128_mul_ref(x, m.block_to_int(h))
+
+
+def test_reduction_table():
+    r8 = ghash_tables.reduction_table()
+    assert r8[0] == 0 and len(r8) == 256
+    # linear, and one bit: x^127 * x^8 = x^135 = x^7 (x^7 + x^2 + x + 1)
+    assert all(r8[a ^ b] == r8[a] ^ r8[b] for a in range(0, 256, 7) for b in range(0, 256, 13))
+    assert r8[1] << 112 == m.gf128_mul_ref(1, 1 << 119)
