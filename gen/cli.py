@@ -116,8 +116,21 @@ def cmd_bench(args) -> int:
 
 
 def cmd_explore(args) -> int:
-    raise ConfigError("explore is not available yet in this version (schedule search lands with the "
-                      "Thumb-2 scheduler)")
+    from gen.explore import explore
+    from emu.toolchain import BuildError
+    from emu.validate import ValidationError
+    from emu.machine import EmulationError
+    from emu.bench import BenchError
+    from gen.build import ConstantTimeError
+    config, _ = resolve(args.config)
+    command = f"slicegen explore {Path(args.config).name if args.config.endswith('.toml') else args.config} " \
+              f"--budget {args.budget} --seed {args.seed}"
+    try:
+        explore(config, command, args.budget, args.seed, Path(args.output))
+    except (BuildError, ValidationError, EmulationError, BenchError, ConstantTimeError) as exc:
+        print(f"slicegen: {config.name}: {exc}\nslicegen: {config.name}: nothing written", file=sys.stderr)
+        return 1
+    return 0
 
 
 def parser() -> argparse.ArgumentParser:
@@ -138,10 +151,11 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("drops", nargs="+", metavar="DROP_DIR")
     s.add_argument("--plot", metavar="FILE.png", help="draw cycles/byte against message size")
     s.set_defaults(func=cmd_bench)
-    s = sub.add_parser("explore", help="(later) search instruction schedules")
+    s = sub.add_parser("explore", help="search instruction schedules, build the fastest valid one")
     s.add_argument("config", metavar="PRESET|FILE.toml")
-    s.add_argument("--budget", type=int, default=100)
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--budget", type=int, default=16, help="how many schedule seeds to try (default 16)")
+    s.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
+    s.add_argument("-o", "--output", default="explored", help="output folder (default: explored)")
     s.set_defaults(func=cmd_explore)
     return p
 

@@ -36,10 +36,14 @@ NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 # Combinations this generator builds today: (cipher, mode, target) -> allowed option values.
 # Anything else is refused as bad input, naming what exists.
 SUPPORTED = {
-    ("aes128", "gcm", "portable"): {"slicing": ("ffs", "sfs"), "face": ("off",), "ghash": ("ctmul",)},
-    ("aes192", "gcm", "portable"): {"slicing": ("ffs", "sfs"), "face": ("off",), "ghash": ("ctmul",)},
-    ("aes256", "gcm", "portable"): {"slicing": ("ffs", "sfs"), "face": ("off",), "ghash": ("ctmul",)},
+    ("aes128", "gcm", "portable"): {"slicing": ("ffs", "sfs"), "face": ("off", "r1", "r2"), "ghash": ("ctmul",)},
+    ("aes192", "gcm", "portable"): {"slicing": ("ffs", "sfs"), "face": ("off", "r1", "r2"), "ghash": ("ctmul",)},
+    ("aes256", "gcm", "portable"): {"slicing": ("ffs", "sfs"), "face": ("off", "r1", "r2"), "ghash": ("ctmul",)},
 }
+for _bits in ("aes128", "aes192", "aes256"):          # fixsliced AES in Thumb-2 (issue 3)
+    for _core in ("cortex-m4", "cortex-m3"):
+        SUPPORTED[(_bits, "gcm", _core)] = {"slicing": ("ffs", "sfs"), "face": ("off",),
+                                            "ghash": ("ctmul", "table4", "table8")}
 
 NOT_CONSTANT_TIME_GHASH = ("table4", "table8")
 

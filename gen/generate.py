@@ -4,10 +4,10 @@ from __future__ import annotations
 from gen.config import Config
 from gen.templating import render
 from gen.version import GENERATOR_VERSION
-from gen.targets import portable
+from gen.targets import cortex_m, portable
 from gen.targets.common import KernelSet
 
-TARGETS = {"portable": portable.kernels}
+TARGETS = {"portable": portable.kernels, "cortex-m4": cortex_m.kernels, "cortex-m3": cortex_m.kernels}
 
 
 def kernel_set(config: Config) -> KernelSet:
@@ -17,7 +17,7 @@ def kernel_set(config: Config) -> KernelSet:
 def header(config: Config, command: str) -> tuple[str, KernelSet]:
     ks = kernel_set(config)
     p = config.prefix
-    glue = render("gcm_glue.c.j2", p=p, P=p.upper())
+    glue = render("gcm_glue.c.j2", p=p, P=p.upper(), face=config.face)
     option_lines = [("cipher", config.cipher), ("mode", config.mode), ("target", config.target)]
     option_lines += [(k, str(v)) for k, v in config.options().items()]
     text = render(
@@ -28,6 +28,6 @@ def header(config: Config, command: str) -> tuple[str, KernelSet]:
         not_ct_reason=f"GHASH {config.ghash} indexes tables by secret data",
         P=p.upper(), p=p, target_guard=ks.target_guard, keybytes=config.keybits // 8,
         rk_words=ks.rk_words, hk_words=ks.hk_words, rk_comment=ks.rk_comment,
-        hk_comment=ks.hk_comment, kernel_sections=ks.sections, glue=glue,
+        hk_comment=ks.hk_comment, kernel_sections=ks.sections, glue=glue, face=config.face,
     )
     return text, ks

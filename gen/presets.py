@@ -17,6 +17,19 @@ _PRESETS = [
     _aes("aes192gcm-portable", 192, "portable"),
     _aes("aes256gcm-portable", 256, "portable"),
     _aes("aes128gcm-portable-sfs", 128, "portable", slicing="sfs", default=False),
+    _aes("aes128gcm-portable-face-r1", 128, "portable", face="r1", default=False),
+    _aes("aes128gcm-portable-face-r2", 128, "portable", face="r2", default=False),
+    _aes("aes128gcm-m4-ffs", 128, "cortex-m4"),
+    _aes("aes192gcm-m4-ffs", 192, "cortex-m4"),
+    _aes("aes256gcm-m4-ffs", 256, "cortex-m4"),
+    _aes("aes128gcm-m4-sfs", 128, "cortex-m4", slicing="sfs", default=False),
+    _aes("aes128gcm-m3-ffs", 128, "cortex-m3"),
+    _aes("aes256gcm-m3-ffs", 256, "cortex-m3", default=False),
+    # table GHASH: faster, NOT constant-time (the name says so: -nct)
+    _aes("aes128gcm-m4-ffs-table4-nct", 128, "cortex-m4", ghash="table4"),
+    _aes("aes192gcm-m4-ffs-table4-nct", 192, "cortex-m4", ghash="table4", default=False),
+    _aes("aes256gcm-m4-ffs-table4-nct", 256, "cortex-m4", ghash="table4", default=False),
+    _aes("aes128gcm-m4-ffs-table8-nct", 128, "cortex-m4", ghash="table8", default=False),
 ]
 
 PRESETS: dict[str, dict] = {name: data for name, _, data in _PRESETS}

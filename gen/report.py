@@ -194,11 +194,27 @@ def load_manifests(out_dir: Path) -> list[dict]:
     return _sorted(json.loads(p.read_text()) for p in sorted(out_dir.glob("*/manifest.json")))
 
 
-def replace_between(text: str, table: str) -> str:
-    i, j = text.find(START), text.find(END)
+def replace_between(text: str, table: str, start: str = START, end: str = END) -> str:
+    i, j = text.find(start), text.find(end)
     if i < 0 or j < 0 or j < i:
-        raise ValueError(f"the README has no {START} … {END} markers (in that order)")
-    return text[:i + len(START)] + "\n" + table.rstrip("\n") + "\n" + text[j:]
+        raise ValueError(f"the README has no {start} … {end} markers (in that order)")
+    return text[:i + len(start)] + "\n" + table.rstrip("\n") + "\n" + text[j:]
+
+
+PRESETS_START, PRESETS_END = "<!-- presets:start -->", "<!-- presets:end -->"
+
+
+def presets_table() -> str:
+    """The README's preset list, from gen/presets.py (what `slicegen list` prints)."""
+    from gen import presets
+    rows = []
+    for c in presets.all_presets():
+        rows.append([f"`{c.name}`", c.cipher.upper().replace("AES", "AES-") + "-GCM", c.target,
+                     f"{c.slicing}, face {c.face}, GHASH {c.ghash}",
+                     "yes" if c.constant_time else "**no** (table GHASH)",
+                     "yes" if c.name in presets.DEFAULTS else ""])
+    head = ["preset", "cipher", "target", "options", "constant time", "built by `make`"]
+    return _markdown(head, rows)
 
 
 def update_readme(readme_path: Path, manifests) -> bool:
@@ -206,6 +222,7 @@ def update_readme(readme_path: Path, manifests) -> bool:
     readme_path = Path(readme_path)
     old = readme_path.read_text()
     new = replace_between(old, perf_table(manifests))
+    new = replace_between(new, presets_table(), PRESETS_START, PRESETS_END)
     if new != old:
         readme_path.write_text(new)
         return True

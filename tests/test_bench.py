@@ -164,10 +164,12 @@ def test_update_readme_idempotent(drop, metrics, tmp_path):
     ms = _manifests(drop, metrics)
     readme = tmp_path / "README.md"
     before, after = "# title\n\nintro\n\n", "\n\n## next section\ntext\n"
-    readme.write_text(f"{before}{report.START}\nold table\n{report.END}{after}")
+    readme.write_text(f"{before}{report.PRESETS_START}\n{report.PRESETS_END}\n"
+                      f"{report.START}\nold table\n{report.END}{after}")
     assert report.update_readme(readme, ms) is True
     first = readme.read_text()
-    assert first.startswith(before + report.START) and first.endswith(report.END + after)
+    assert first.startswith(before + report.PRESETS_START) and first.endswith(report.END + after)
+    assert "`aes128gcm-portable`" in first.split(report.PRESETS_END)[0]
     assert "old table" not in first and ms[1]["name"] in first
     assert report.update_readme(readme, ms) is False
     assert readme.read_text() == first

@@ -10,7 +10,8 @@ from emu import toolchain as tc
 from gen.kernels import ghash_model as m
 from gen.kernels import ghash_tables
 from gen.kernels.ghash_measure import GhashRunner, build_ghash_firmware
-from gen.kernels.ghash_thumb2 import IMPLS, bmul32_grouped, h_prime, hole_groups, thumb2
+from gen.kernels.ghash_thumb2 import (GROUP_BLOCKS, IMPLS, bmul32_grouped, h_prime, hk_per_power,
+                                      hole_groups, thumb2)
 
 PREFIX = "tgh"
 CASES = [(impl, core) for core in ("cortex-m4", "cortex-m3") for impl in IMPLS]
@@ -25,10 +26,16 @@ def fw(request, tmp_path_factory):
     return impl, core, build_ghash_firmware(PREFIX, gc, core, d)
 
 
-def _expected_hk(h, impl, core):
+def _expected_hk(h, impl, core, group=None):
     if impl == "ctmul":
         variant = "ctmul64" if core == "cortex-m4" else "ctmul32"
-        return [w & mask for w in m.hk_words(h_prime(h), variant) for mask in m.HOLE_MASKS32]
+        hv, out = m.block_to_int(h), []
+        p = hv
+        for _ in range(GROUP_BLOCKS[core] if group is None else group):     # H^1 .. H^k
+            out += [w & mask for w in m.hk_words(h_prime(m.int_to_block(p)), variant)
+                    for mask in m.HOLE_MASKS32]
+            p = m.gf128_mul_ref(p, hv)
+        return out
     return ghash_tables.table_entries(h, impl)
 
 
@@ -61,20 +68,88 @@ def test_matches_model_4k_and_edge_values(fw):
     assert got == m.ghash_blocks(b"\xff" * 16, b"\xff" * 16, b"\xff" * 64)
 
 
+def test_every_group_remainder_and_long_inputs(fw):
+    """Aggregated groups of k blocks plus every tail length 0..k-1, short and long."""
+    impl, core, f = fw
+    run = GhashRunner(f)
+    rng = random.Random(f"rem/{impl}/{core}")
+    k = GROUP_BLOCKS[core] if impl == "ctmul" else 1
+    h = rng.randbytes(16)
+    hk = run.init(h)
+    for q in (0, 1, 2, 65):
+        for r in range(k):
+            n = q * k + r
+            y, data = rng.randbytes(16), rng.randbytes(16 * n)
+            got, _ = run.blocks(hk, y, data, offset=(q + r) % 4, y_offset=r % 4)
+            assert got == m.ghash_blocks(h, y, data), (impl, core, q, r)
+
+
+def _ct_inputs(rng):
+    return [(rng.randbytes(16), rng.randbytes(16), None),
+            (bytes(16), bytes(16), 0x00), (b"\xff" * 16, b"\xff" * 16, 0xFF),
+            (b"\xff" * 16, b"\x01" + bytes(15), 0x01)]
+
+
 def test_ctmul_time_does_not_depend_on_data(fw):
     impl, core, f = fw
     if impl != "ctmul":
         return
     run = GhashRunner(f)
     rng = random.Random(3)
-    seen = set()
-    for h, y, data in ((rng.randbytes(16), rng.randbytes(16), rng.randbytes(64)),
-                       (bytes(16), bytes(16), bytes(64)),
-                       (b"\xff" * 16, b"\x01" + bytes(15), b"\x00\x01" * 32)):
+    k = GROUP_BLOCKS[core]
+    for nblocks in (1, k, 2 * k + k - 1):                 # tail only, one group, groups + tail
+        seen = set()
+        for h, y, fill in _ct_inputs(rng):
+            data = rng.randbytes(16 * nblocks) if fill is None else bytes([fill]) * (16 * nblocks)
+            hk = run.init(h)
+            _, cyc = run.blocks(hk, y, data, count_cycles=True)
+            seen.add(cyc)
+        assert len(seen) == 1, (nblocks, seen)
+
+
+def test_ctmul_trace_equivalence(fw):
+    """emu/ct.py: same instruction addresses, data addresses and (M3) multiply timing
+    classes for different H, y and data at a fixed, public length."""
+    impl, core, f = fw
+    if impl != "ctmul":
+        return
+    from emu.ct import check_function
+    run = GhashRunner(f)
+    rng = random.Random(5)
+    nblocks = 2 * GROUP_BLOCKS[core] + 1
+    secrets = [(h, y, rng.randbytes(16 * nblocks) if fill is None else bytes([fill]) * (16 * nblocks))
+               for h, y, fill in _ct_inputs(rng)]
+
+    def make_args(mach, secret):
+        h, y, data = secret
+        hk = mach.alloc(4 * f.gc.hk_words, bytes(4 * f.gc.hk_words))
+        hp = mach.alloc(16, h, readonly=True)
+        mach.call(f.symbols["wrap_init"][0], hk, hp)
+        yp = mach.alloc(16, y, offset=1)
+        ip = mach.alloc(len(data), data, readonly=True, offset=3)
+        return hk, yp, ip, nblocks
+
+    firmware = tc.Firmware(elf=f.elf, image=f.image, symbols=f.symbols, core=f.core)
+    res = check_function(run.m, firmware, f"{PREFIX}_ghash_blocks", make_args, secrets, PREFIX)
+    assert res.verified, str(res)
+
+
+@pytest.mark.parametrize("core", ["cortex-m4", "cortex-m3"])
+@pytest.mark.parametrize("group", [1, 2, 3])
+def test_other_group_sizes(core, group, tmp_path):
+    gc = thumb2(PREFIX, "ctmul", core, group=group)
+    assert gc.hk_words == hk_per_power(core) * group
+    f = build_ghash_firmware(PREFIX, gc, core, tmp_path)
+    run = GhashRunner(f)
+    rng = random.Random(f"g{group}/{core}")
+    for n in list(range(2 * group + 2)) + [37]:
+        h, y, data = rng.randbytes(16), rng.randbytes(16), rng.randbytes(16 * n)
         hk = run.init(h)
-        _, cyc = run.blocks(hk, y, data, count_cycles=True)
-        seen.add(cyc)
-    assert len(seen) == 1, seen
+        words = run.m.read(hk, 4 * gc.hk_words)
+        assert [int.from_bytes(words[i:i + 4], "little") for i in range(0, len(words), 4)] == \
+            _expected_hk(h, "ctmul", core, group)
+        got, _ = run.blocks(hk, y, data, offset=n % 4, y_offset=1)
+        assert got == m.ghash_blocks(h, y, data), (core, group, n)
 
 
 def test_m3_objects_have_no_long_multiplies(fw):
@@ -95,7 +170,9 @@ def test_m4_ctmul_uses_umull_umlal(fw):
         return
     dis = subprocess.run([tc.tool("arm-none-eabi-objdump"), "-d", str(f.elf)],
                          capture_output=True, text=True, check=True).stdout
-    assert len(re.findall(r"\bumull\b", dis)) + len(re.findall(r"\bumlal\b", dis)) == 9 * 16
+    # the k-block group code and the single-block tail code
+    assert len(re.findall(r"\bumull\b", dis)) + len(re.findall(r"\bumlal\b", dis)) == \
+        9 * 16 * (GROUP_BLOCKS[core] + 1)
 
 
 def test_only_prefixed_globals(fw):
@@ -120,7 +197,8 @@ def test_deterministic_and_labelled(impl, core):
                 "umull/umlal", "")
     else:
         assert not a.constant_time and "NOT CONSTANT TIME" in a.code and a.rodata_bytes == 512
-    assert a.hk_words == {"ctmul": 36 if core == "cortex-m4" else 72, "table4": 128, "table8": 1024}[impl]
+    assert a.hk_words == {"ctmul": (36 if core == "cortex-m4" else 72) * GROUP_BLOCKS[core],
+                          "table4": 128, "table8": 1024}[impl]
 
 
 def test_bad_arguments():

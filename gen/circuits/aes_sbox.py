@@ -66,26 +66,59 @@ GATES: tuple[tuple[str, str, str, str], ...] = (
     ("s5", "xor", "t47", "t65"), ("s1", "xnor", "t64", "s3"), ("s2", "xnor", "t55", "t67"),
 )
 
+# Rematerialisation (ours, checked by ``check``): the bottom AND gates z0..z17 read 18 linear
+# values of the top layer, which a register-starved kernel must keep across the inversion in
+# the middle.  Each entry (y, a, b) is an identity y = a ^ b between those values (true for
+# every input byte); with it the kernel recomputes y with one XOR just before the bottom
+# layer instead of keeping it (a store and a reload).  In dependency order; a recomputed name
+# is read primed (y7') by the later entries and by the z gates.
+REMAT: tuple[tuple[str, str, str], ...] = (
+    ("y7", "x7", "y11"), ("y6", "y15", "x7"), ("y16", "y1", "y7"), ("y10", "y1", "y6"),
+    ("y17", "y10", "y11"), ("y13", "y2", "y5"), ("y12", "y13", "y14"), ("y9", "y2", "y4"),
+    ("y3", "y5", "y8"),
+)
+
+
+def gates(remat=()) -> tuple[tuple[str, str, str, str], ...]:
+    """GATES, or with the REMAT entries named in ``remat`` recomputed before the first z gate."""
+    remat = set(remat)
+    assert remat <= {y for y, _, _ in REMAT}, remat
+    if not remat:
+        return GATES
+    out, done = [], set()
+    prime = lambda n: n + "'" if n in done else n
+    for g in GATES:
+        if g[0] == "z0":
+            for y, a, b in REMAT:
+                if y in remat:
+                    out.append((y + "'", "xor", prime(a), prime(b)))
+                    done.add(y)
+        if g[0].startswith("z"):
+            g = (g[0], g[1], prime(g[2]), prime(g[3]))
+        out.append(g)
+    return tuple(out)
+
+
 # The constant the XNOR gates contribute, as a byte (bit i of the S-box output).
 NOT_MASK = sum(1 << (7 - int(dst[1:])) for dst, op, _, _ in GATES if op == "xnor")
 
 
 def emit(gate: Callable[[str, object, object], object], inputs: dict[str, object],
-         fold_nots: bool = True) -> dict[str, object]:
+         fold_nots: bool = True, remat=()) -> dict[str, object]:
     """Walk the gate list, calling ``gate(op, a, b)`` for each gate ('xor' | 'and' | 'xnor').
 
     With ``fold_nots`` every XNOR is handed out as 'xor' (the caller folds NOT_MASK elsewhere).
     Returns the values of ``s0..s7``.  Used by the kernels (IR emission) and the checks below.
     """
     env = dict(inputs)
-    for dst, op, a, b in GATES:
+    for dst, op, a, b in gates(remat):
         if fold_nots and op == "xnor":
             op = "xor"
         env[dst] = gate(op, env[a], env[b])
     return {name: env[name] for name in OUTPUTS}
 
 
-def eval_byte(x: int, fold_nots: bool = False) -> int:
+def eval_byte(x: int, fold_nots: bool = False, remat=()) -> int:
     """Evaluate the circuit on one byte (bit-level, Python ints)."""
     def gate(op, a, b):
         if op == "and":
@@ -93,7 +126,7 @@ def eval_byte(x: int, fold_nots: bool = False) -> int:
         v = a ^ b
         return v ^ 1 if op == "xnor" else v
     ins = {f"x{i}": (x >> (7 - i)) & 1 for i in range(8)}
-    outs = emit(gate, ins, fold_nots=fold_nots)
+    outs = emit(gate, ins, fold_nots=fold_nots, remat=remat)
     return sum(outs[f"s{i}"] << (7 - i) for i in range(8))
 
 
@@ -128,9 +161,13 @@ def sbox_reference(x: int) -> int:
 
 def check() -> list[int]:
     """Inputs where the circuit disagrees with the reference (empty list = correct)."""
+    full = [y for y, _, _ in REMAT]
     return [x for x in range(256)
             if eval_byte(x) != sbox_reference(x)
-            or eval_byte(x, fold_nots=True) != sbox_reference(x) ^ NOT_MASK]
+            or eval_byte(x, fold_nots=True) != sbox_reference(x) ^ NOT_MASK
+            or eval_byte(x, remat=full) != sbox_reference(x)
+            or any(eval_byte(x, fold_nots=True, remat=full[:k]) != sbox_reference(x) ^ NOT_MASK
+                   for k in range(1, len(full)))]
 
 
 GATE_COUNTS = {op: sum(1 for g in GATES if g[1] == op) for op in ("xor", "xnor", "and")}

@@ -26,10 +26,18 @@ How ctmul is generated (all structure from :mod:`gen.kernels.ghash_model`):
   high32(clmul(a, b)) = rev32(low32(clmul(rev32 a, rev32 b))) >> 1, with RBIT (present on
   ARMv7-M, so on M3).  18 products instead of 9; their H sides (direct and bit-reversed)
   are precomputed the same way.
+* Aggregated reduction (``GROUP_BLOCKS`` per core, 4): while at least that many blocks
+  remain, a group of k blocks is folded as y' = (y ^ x_0) H^k ^ x_1 H^(k-1) ^ ... ^ x_(k-1) H.
+  Every step after the integer multiplies is linear over XOR, so per Karatsuba product the
+  k blocks' results are XORed as they come out (M4: into the 64-bit accumulator r8:r9;
+  M3: into four unmasked class accumulators, masked and merged once per product and
+  group), and the recombination and the reduction run once per group.  The remaining
+  nblocks mod k blocks go one at a time with H.  hk holds the classes of H^1..H^k
+  (k times the single-power size).  Loop counts depend on nblocks only.
 * Products are stored on the stack as 64-bit (lo, hi) pairs in plan order, recombined
   with the Karatsuba XOR network (with the shared terms) and reduced modulo
-  x^128 + x^7 + x^2 + x + 1 with shifted-operand EORs.  init keeps H' = H * x^-1 in place
-  of H, which saves the model's shift of the product by one bit.
+  x^128 + x^7 + x^2 + x + 1 with shifted-operand EORs.  init keeps P' = P * x^-1 in place
+  of each power P of H, which saves the model's shift of the product by one bit.
 """
 from __future__ import annotations
 
@@ -95,37 +103,68 @@ def bmul32_grouped(a: int, b: int) -> int:
 
 # --------------------------------------------------------------------------- init (C)
 
-def _init_c(prefix: str, rev: bool) -> str:
+#: blocks per group (aggregated reduction): the default per core, and what hk holds
+GROUP_BLOCKS = {"cortex-m4": 4, "cortex-m3": 4}
+
+
+def hk_per_power(core: str) -> int:
+    """hk words for one power of H: 4 hole classes of each Karatsuba H-side operand
+    (and, on M3, of its bit reversal)."""
+    n = len(M.karatsuba_plan(4).operands)
+    return M.HOLE_STRIDE * n * (1 if core == "cortex-m4" else 2)
+
+
+def _init_c(prefix: str, rev: bool, group: int) -> str:
+    """C init: P_e = H^e for e = 1..group (constant-time shift-and-add multiply), each
+    replaced by P_e * x^-1 and cut into Karatsuba operands and hole classes; power e
+    starts at word (e - 1) * per_power of hk."""
     plan = M.karatsuba_plan(4)
     n = len(plan.operands)
+    per = M.HOLE_STRIDE * n * (2 if rev else 1)
     L = [f"static void {prefix}_ghash_init(uint32_t *hk, const uint8_t h[16])", "{",
-         f"    uint32_t hw[4], op[{n}];", "    unsigned i, c;",
+         f"    uint32_t hw[4], pw[4], v[4], z[4], op[{n}];", "    unsigned i, c, e, k;",
          "    for (i = 0; i < 4; i++) {",
          "        const uint8_t *p = h + 12 - 4 * i;",
          "        hw[i] = ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];",
+         "        pw[i] = hw[i];",
          "    }",
-         "    /* H' = H * x^-1, so the unshifted 255-bit product reduces to X * H (see header) */",
-         "    {",
-         "        uint32_t t = 0u - (hw[3] >> 31);",
-         f"        hw[3] ^= 0x{M.R_CONST >> 96:08X}u & t;",
-         "        for (i = 3; i > 0; i--)",
-         "            hw[i] = (hw[i] << 1) | (hw[i - 1] >> 31);",
-         "        hw[0] = (hw[0] << 1) | (t & 1u);",
-         "    }"]
+         f"    for (e = 1; e <= {group}; e++) {{",
+         "        uint32_t *o = hk + (e - 1) * " + str(per) + "u;",
+         "        if (e > 1) {    /* pw = pw * H: SP 800-38D algorithm 1 with masks, no branch on data */",
+         "            for (i = 0; i < 4; i++) { v[i] = hw[i]; z[i] = 0; }",
+         "            for (k = 0; k < 128; k++) {",
+         "                uint32_t m = 0u - ((pw[3 - k / 32] >> (31 - k % 32)) & 1u);",
+         "                uint32_t t = 0u - (v[0] & 1u);",
+         "                for (i = 0; i < 4; i++) z[i] ^= v[i] & m;",
+         "                for (i = 0; i < 3; i++) v[i] = (v[i] >> 1) | (v[i + 1] << 31);",
+         f"                v[3] = (v[3] >> 1) ^ (0x{M.R_CONST >> 96:08X}u & t);",
+         "            }",
+         "            for (i = 0; i < 4; i++) pw[i] = z[i];",
+         "        }",
+         "        /* P' = P * x^-1, so the unshifted 255-bit product reduces to X * P (see header) */",
+         "        for (i = 0; i < 4; i++) v[i] = pw[i];",
+         "        {",
+         "            uint32_t t = 0u - (v[3] >> 31);",
+         f"            v[3] ^= 0x{M.R_CONST >> 96:08X}u & t;",
+         "            for (i = 3; i > 0; i--)",
+         "                v[i] = (v[i] << 1) | (v[i - 1] >> 31);",
+         "            v[0] = (v[0] << 1) | (t & 1u);",
+         "        }"]
     for k, o in enumerate(plan.operands):
-        L.append(f"    op[{k}] = {' ^ '.join(f'hw[{i}]' for i in sorted(o))};")
-    L.append(f"    for (i = 0; i < {n}; i++)")
-    L.append(f"        for (c = 0; c < {M.HOLE_STRIDE}; c++)")
-    L.append(f"            hk[{M.HOLE_STRIDE} * i + c] = op[i] & (0x{M.HOLE_MASKS32[0]:08X}u << c);")
+        L.append(f"        op[{k}] = {' ^ '.join(f'v[{i}]' for i in sorted(o))};")
+    L.append(f"        for (i = 0; i < {n}; i++)")
+    L.append(f"            for (c = 0; c < {M.HOLE_STRIDE}; c++)")
+    L.append(f"                o[{M.HOLE_STRIDE} * i + c] = op[i] & (0x{M.HOLE_MASKS32[0]:08X}u << c);")
     if rev:
-        L.append(f"    for (i = 0; i < {n}; i++) {{")
-        L.append("        uint32_t v = op[i];")
+        L.append(f"        for (i = 0; i < {n}; i++) {{")
+        L.append("            uint32_t r = op[i];")
         for sh, m in ((1, 0x55555555), (2, 0x33333333), (4, 0x0F0F0F0F), (8, 0x00FF00FF)):
-            L.append(f"        v = ((v & 0x{m:08X}u) << {sh}) | ((v >> {sh}) & 0x{m:08X}u);")
-        L.append("        v = (v << 16) | (v >> 16);")
-        L.append(f"        for (c = 0; c < {M.HOLE_STRIDE}; c++)")
-        L.append(f"            hk[{M.HOLE_STRIDE * n} + {M.HOLE_STRIDE} * i + c] = v & (0x{M.HOLE_MASKS32[0]:08X}u << c);")
-        L.append("    }")
+            L.append(f"            r = ((r & 0x{m:08X}u) << {sh}) | ((r >> {sh}) & 0x{m:08X}u);")
+        L.append("            r = (r << 16) | (r >> 16);")
+        L.append(f"            for (c = 0; c < {M.HOLE_STRIDE}; c++)")
+        L.append(f"                o[{M.HOLE_STRIDE * n} + {M.HOLE_STRIDE} * i + c] = r & (0x{M.HOLE_MASKS32[0]:08X}u << c);")
+        L.append("        }")
+    L.append("    }")
     L.append("}")
     return "\n".join(L) + "\n"
 
@@ -135,63 +174,87 @@ def _init_c(prefix: str, rev: bool) -> str:
 class _Frame:
     """Stack frame of the ctmul kernel (byte offsets from sp)."""
 
-    def __init__(self, n_ops: int, n_prod: int):
-        self.X = 0                              # y-side Karatsuba operands, one word each
-        self.P = 4 * n_ops                      # products, (lo, hi) per plan product
+    def __init__(self, n_ops: int, n_prod: int, group: int):
+        self.n_ops = n_ops
+        self.X = 0                              # y-side Karatsuba operands, n_ops words per block
+        self.P = 4 * n_ops * group              # products, (lo, hi) per plan product
         self.HK = self.P + 8 * n_prod
         self.Y, self.IN, self.N = self.HK + 4, self.HK + 8, self.HK + 12
         self.size = (self.N + 4 + 7) // 8 * 8   # keeps sp 8-byte aligned (10 regs pushed)
+
+    def op(self, block: int, k: int) -> int:
+        return self.X + 4 * (self.n_ops * block + k)
 
 
 A_REGS = ("r0", "r1", "r2", "r3")               # y-side classes a_0..a_3 (r3 first holds x)
 B_REGS = ("r4", "r5", "r6", "r7")               # H-side classes b_0..b_3, loaded from hk
 Y_REGS = ("r9", "r10", "r11", "r12")            # y (words 0..3, word 0 least significant)
+HK_PTR = "r12"                                  # hk base, reloaded per product (free there)
 
 
-def _product(a: Asm, fr: _Frame, k_op: int, k_hk: int, k_out: int, wide: bool,
-             reverse_out: bool) -> None:
-    """One 32x32 carry-less product of operand k_op (stack) and hk product k_hk.
-
-    wide (M4): 64-bit result from UMULL/UMLAL, stored as (lo, hi) at product slot k_out.
-    not wide (M3): 32-bit result from MUL; reverse_out: it is the low half of the
-    bit-reversed product, turned into the high half (rbit, >> 1) and stored as hi."""
+def _product(a: Asm, fr: _Frame, x_off: int, hk_off: int, first: bool, what: str) -> None:
+    """M4: one 32x32 carry-less product (64 bits, UMULL/UMLAL) of the operand word at
+    sp + x_off and the hk classes at hk + hk_off, XORed into R = (r8, r9) unless ``first``
+    (then it sets R).  All 14 registers are busy, so hk's address is reloaded each time."""
     S = M.HOLE_STRIDE
-    a.comment(f"product {k_out}{' (bit-reversed half)' if reverse_out else ''}: operand {k_op} x hk {k_hk}")
-    a.op("ldr", "r8", f"[sp, #{fr.HK}]")
-    a.op("ldr", "r3", f"[sp, #{fr.X + 4 * k_op}]")
+    a.comment(f"{what}{'' if first else ' (accumulated)'}")
+    a.op("ldr", HK_PTR, f"[sp, #{fr.HK}]")
+    a.op("ldr", "r3", f"[sp, #{x_off}]")
     for c in range(S):
-        a.op("ldr", B_REGS[c], f"[r8, #{4 * (S * k_hk + c)}]")
+        a.op("ldr", B_REGS[c], f"[{HK_PTR}, #{hk_off + 4 * c}]")
     for c in range(S):
         a.op("and", A_REGS[c], "r3", imm(M.HOLE_MASKS32[c]))
-    if wide:
-        R, ACC, T = ("r8", "r9"), ("r10", "r11"), ("r12", "lr")
-    else:
-        R, ACC, T = ("r8",), ("r9",), ("r10",)
+    R, ACC, T = ("r8", "r9"), ("r10", "r11"), ("r12", "lr")
     for c in range(S):
-        acc = R if c == 0 else ACC
-        for gi, grp in enumerate(hole_groups(c, allow_add=wide)):
+        direct = c == 0 and first
+        acc = R if direct else ACC
+        for gi, grp in enumerate(hole_groups(c, allow_add=True)):
             dst = acc if gi == 0 else T
             for n, (j, kk) in enumerate(grp):
-                if wide:
-                    a.op("umull" if n == 0 else "umlal", dst[0], dst[1], A_REGS[j], B_REGS[kk])
-                else:
-                    a.op("mul", dst[0], A_REGS[j], B_REGS[kk])
+                a.op("umull" if n == 0 else "umlal", dst[0], dst[1], A_REGS[j], B_REGS[kk])
             if gi:
-                for w in range(len(acc)):
+                for w in range(2):
                     a.op("eor", acc[w], acc[w], dst[w])
-        for w in range(len(acc)):
+        for w in range(2):
             a.op("and", acc[w], acc[w], imm(M.HOLE_MASKS32[c]))
-        if c:
-            for w in range(len(acc)):
+        if not direct:
+            for w in range(2):
                 a.op("eor", R[w], R[w], acc[w])
-    if wide:
-        a.op("strd", "r8", "r9", f"[sp, #{fr.P + 8 * k_out}]")
-    elif reverse_out:
-        a.op("rbit", "r8", "r8")
-        a.op("lsr", "r8", "r8", "#1")
-        a.op("str", "r8", f"[sp, #{fr.P + 8 * k_out + 4}]")
-    else:
-        a.op("str", "r8", f"[sp, #{fr.P + 8 * k_out}]")
+
+
+CLASS_ACC = ("r8", "r9", "r10", "r11")           # M3: class accumulators, live across a group
+M3_T, M3_HK = "r12", "lr"                       # M3: product temporary, hk base (whole group)
+
+
+def _product_m3(a: Asm, x_off: int, hk_off: int, first: bool, what: str) -> None:
+    """M3: the 16 MUL products of one 32x32 carry-less product (low half), XORed into the
+    per-class accumulators CLASS_ACC unmasked (``first``: the first product of each class
+    sets it).  Masking is linear, so the classes are masked and merged once per product
+    slot and group (``_merge_classes_m3``), not once per block."""
+    S = M.HOLE_STRIDE
+    a.comment(f"{what}{' (sets the class accumulators)' if first else ''}")
+    a.op("ldr", "r3", f"[sp, #{x_off}]")
+    for c in range(S):
+        a.op("ldr", B_REGS[c], f"[{M3_HK}, #{hk_off + 4 * c}]")
+    for c in range(S):
+        a.op("and", A_REGS[c], "r3", imm(M.HOLE_MASKS32[c]))
+    for c in range(S):
+        for j in range(S):
+            kk = (c - j) % S
+            if first and j == 0:
+                a.op("mul", CLASS_ACC[c], A_REGS[j], B_REGS[kk])
+            else:
+                a.op("mul", M3_T, A_REGS[j], B_REGS[kk])
+                a.op("eor", CLASS_ACC[c], CLASS_ACC[c], M3_T)
+
+
+def _merge_classes_m3(a: Asm) -> str:
+    """r8 = sum_c CLASS_ACC[c] & mask_c; returns r8."""
+    for c in range(M.HOLE_STRIDE):
+        a.op("and", CLASS_ACC[c], CLASS_ACC[c], imm(M.HOLE_MASKS32[c]))
+    for c in range(1, M.HOLE_STRIDE):
+        a.op("eor", CLASS_ACC[0], CLASS_ACC[0], CLASS_ACC[c])
+    return CLASS_ACC[0]
 
 
 def _operands(a: Asm, x: Sequence[str], plan: M.KaratsubaPlan) -> List[str]:
@@ -309,12 +372,79 @@ def _reduce(a: Asm, z: Sequence[str], out: Sequence[str], tmp: str) -> None:
         raise AssertionError("reduction spill past the top word not generated")
 
 
-def _ctmul_blocks(prefix: str, core: str) -> Asm:
+def _input(a: Asm, fr: _Frame, plan: M.KaratsubaPlan, g: int, wide: bool) -> None:
+    """Load the g blocks of a group, x_0 = y ^ block_0, x_i = block_i; their Karatsuba
+    operands (and on M3 those of the bit-reversed words) to the stack."""
+    n = len(plan.operands)
+    x = ("r0", "r1", "r3", "r4")
+    a.op("ldr", "lr", f"[sp, #{fr.IN}]")
+    for i in range(g):
+        a.comment(f"block {i} of {g}: words, {'y ^ block, ' if i == 0 else ''}Karatsuba operands to the stack")
+        for w in range(4):
+            a.op("ldr", x[w], f"[lr, #{16 * i + 12 - 4 * w}]")
+        for w in range(4):
+            a.op("rev", x[w], x[w])
+        if i == 0:
+            for w in range(4):
+                a.op("eor", x[w], x[w], Y_REGS[w])
+        regs = _operands(a, x, plan)
+        rl = "{" + f"{regs[0]}-{regs[-1]}" + "}"
+        if fr.op(i, 0):
+            a.op("add", "r12", "sp", f"#{fr.op(i, 0)}")
+            a.op("stm", "r12", rl)
+        else:
+            a.op("stm", "sp", rl)
+        if not wide:
+            a.comment("bit-reversed operands (rbit is linear over XOR)")
+            for r in x:
+                a.op("rbit", r, r)
+            _operands(a, x, plan)
+            a.op("add", "r12", "sp", f"#{fr.op(i, n)}")
+            a.op("stm", "r12", rl)
+    a.op("add", "lr", "lr", f"#{16 * g}")
+    a.op("str", "lr", f"[sp, #{fr.IN}]")
+
+
+def _group(a: Asm, fr: _Frame, plan: M.KaratsubaPlan, g: int, wide: bool, per: int) -> None:
+    """y = sum_i x_i * H^(g - i), i = 0..g-1 (aggregated: one recombination and one
+    reduction for the whole group)."""
+    n = len(plan.operands)
+    S = M.HOLE_STRIDE
+    _input(a, fr, plan, g, wide)
+    if not wide:
+        a.op("ldr", M3_HK, f"[sp, #{fr.HK}]")
+    for k in range(n):
+        if wide:
+            for i in range(g):
+                e = g - i
+                _product(a, fr, fr.op(i, k), 4 * ((e - 1) * per + S * k), i == 0,
+                         f"product {k}, block {i} x H^{e}")
+            a.op("strd", "r8", "r9", f"[sp, #{fr.P + 8 * k}]")
+            continue
+        for half, off in ((0, 0), (1, n)):
+            for i in range(g):
+                e = g - i
+                _product_m3(a, fr.op(i, off + k), 4 * ((e - 1) * per + S * (off + k)), i == 0,
+                            f"product {k}{' (bit-reversed half)' if half else ''}, block {i} x H^{e}")
+            r = _merge_classes_m3(a)
+            if half:
+                a.comment("rbit is linear: one reversal for the sum of the group's reversed products")
+                a.op("rbit", r, r)
+                a.op("lsr", r, r, "#1")
+            a.op("str", r, f"[sp, #{fr.P + 8 * k + 4 * half}]")
+    z = _recombine(a, fr, plan)
+    _reduce(a, z, Y_REGS, "r3")
+
+
+def _ctmul_blocks(prefix: str, core: str, group: int) -> Asm:
+    """blocks: groups of ``group`` blocks while at least that many remain, then single
+    blocks; all control flow depends on nblocks only."""
     plan = M.karatsuba_plan(4)
     _check_recombination(plan)
     n = len(plan.operands)
     wide = core == "cortex-m4"
-    fr = _Frame(n if wide else 2 * n, n)
+    per = hk_per_power(core)
+    fr = _Frame(n if wide else 2 * n, n, group)
     L = f".L{prefix}_gh"
     a = Asm()
     pushed = push_regs([f"r{i}" for i in range(4, 13)])
@@ -327,39 +457,26 @@ def _ctmul_blocks(prefix: str, core: str) -> Asm:
         a.op("ldr", Y_REGS[w], f"[r1, #{12 - 4 * w}]")
     for w in range(4):
         a.op("rev", Y_REGS[w], Y_REGS[w])
-    a.op("cmp", "r3", "#0")
+    if group > 1:
+        a.op("cmp", "r3", f"#{group}")
+        a.op("blo", f"{L}_tail")
+        a.label(f"{L}_loop{group}")
+        _group(a, fr, plan, group, wide, per)
+        a.op("ldr", "r0", f"[sp, #{fr.N}]")
+        a.op("sub", "r0", "r0", f"#{group}")
+        a.op("str", "r0", f"[sp, #{fr.N}]")
+        a.op("cmp", "r0", f"#{group}")
+        a.op("bhs", f"{L}_loop{group}")
+        a.label(f"{L}_tail")
+        a.op("ldr", "r0", f"[sp, #{fr.N}]")
+    a.op("cmp", "r0" if group > 1 else "r3", "#0")
     a.op("beq", f"{L}_end")
-    a.label(f"{L}_loop")
-    a.comment("x = y ^ next input block; Karatsuba operands to the stack")
-    x = ("r0", "r1", "r3", "r4")
-    a.op("ldr", "lr", f"[sp, #{fr.IN}]")
-    for w in range(4):
-        a.op("ldr", x[w], f"[lr, #{12 - 4 * w}]")
-    a.op("add", "lr", "lr", "#16")
-    a.op("str", "lr", f"[sp, #{fr.IN}]")
-    for w in range(4):
-        a.op("rev", x[w], x[w])
-    for w in range(4):
-        a.op("eor", x[w], x[w], Y_REGS[w])
-    regs = _operands(a, x, plan)
-    a.op("stm", "sp", "{" + f"{regs[0]}-{regs[-1]}" + "}")
-    if not wide:
-        a.comment("bit-reversed operands (rbit is linear over XOR)")
-        for r in x:
-            a.op("rbit", r, r)
-        _operands(a, x, plan)
-        a.op("add", "lr", "sp", f"#{4 * n}")
-        a.op("stm", "lr", "{" + f"{regs[0]}-{regs[-1]}" + "}")
-    for k in range(n):
-        _product(a, fr, k, k, k, wide, False)
-        if not wide:
-            _product(a, fr, n + k, n + k, k, wide, True)
-    z = _recombine(a, fr, plan)
-    _reduce(a, z, Y_REGS, "r3")
+    a.label(f"{L}_loop1")
+    _group(a, fr, plan, 1, wide, per)
     a.op("ldr", "r0", f"[sp, #{fr.N}]")
     a.op("subs", "r0", "r0", "#1")
     a.op("str", "r0", f"[sp, #{fr.N}]")
-    a.op("bne", f"{L}_loop")
+    a.op("bne", f"{L}_loop1")
     a.label(f"{L}_end")
     a.op("ldr", "r1", f"[sp, #{fr.Y}]")
     for w in range(4):
@@ -383,9 +500,15 @@ _CTMUL_HEADER = """\
  * carries stay inside the 3 unused bits above each kept bit.  Class c of the carry-less
  * product collects a_j * b_(c-j mod 4): by XOR, or by addition where the worst-case
  * count of the sum still fits the hole (<= 15){pairs}.
- * Two-level Karatsuba: {nprod} word products per block; the H-side operands of all of them
- * are cut into classes at init ({hk} words in hk).  init stores H' = H * x^-1 instead of H:
- * the 255-bit carry-less product of reflected operands read as 256 bits is X * H' * x, so
+ * Two-level Karatsuba: {nprod} word products per block.
+ * Aggregated reduction: {group} blocks per group, y' = (y ^ x_0) H^{group} ^ x_1 H^{group_m1} ^ ... ^ x_last H.
+ * Everything after the integer multiplies is linear over XOR, so the products of the
+ * blocks of a group are XORed per Karatsuba product as they come out (registers), and
+ * the Karatsuba recombination and the reduction run once per group.  The last
+ * nblocks mod {group} blocks go one at a time (H^1).  init computes H^1..H^{group} and stores, for
+ * each power, the H-side operands of all products cut into classes ({per} words per
+ * power, {hk} words = {hkb} bytes in hk).  init stores P' = P * x^-1 instead of each power P:
+ * the 255-bit carry-less product of reflected operands read as 256 bits is X * P' * x, so
  * no shift by one is needed before the reduction (shifted-operand EORs).
 {core_note}
  *
@@ -402,22 +525,28 @@ _NOTE_M3 = """\
  * Table 18-1 notes), so their time would leak y.  This code uses only MUL (32x32->32,
  * one cycle for any data) and gets the high half of each product from the bit-reversal
  * identity  high32(clmul(a, b)) = rev32(low32(clmul(rev32 a, rev32 b))) >> 1  (RBIT):
- * every Karatsuba product is done twice, direct and bit-reversed.
+ * every Karatsuba product is done twice, direct and bit-reversed.  The 16 MUL results
+ * of a product go unmasked into four class accumulators across the blocks of a group
+ * (masking is linear), so the class masks and the merge run once per product and group.
 """
 
 
-def _ctmul(prefix: str, core: str) -> GhashCode:
+def _ctmul(prefix: str, core: str, group: int | None = None) -> GhashCode:
     wide = core == "cortex-m4"
+    group = GROUP_BLOCKS[core] if group is None else group
+    if not 1 <= group <= 8:
+        raise ValueError(f"blocks per group must be 1..8, not {group}")
     n = len(M.karatsuba_plan(4).operands)
-    hk = M.HOLE_STRIDE * n * (1 if wide else 2)
+    hk = hk_per_power(core) * group
     pairs = sum(1 for c in range(M.HOLE_STRIDE) for g in hole_groups(c, True) if len(g) > 1)
     head = _CTMUL_HEADER.format(
-        core=core, nprod=n if wide else 2 * n, hk=hk,
+        core=core, nprod=n if wide else 2 * n, hk=hk, hkb=4 * hk, group=group,
+        group_m1=group - 1, per=hk_per_power(core),
         pairs=(f": {pairs} pairs per product are added with UMLAL" if wide else
                ": MUL results are only XORed here"),
         core_note=(_NOTE_M4 if wide else _NOTE_M3).rstrip("\n"))
-    body = _ctmul_blocks(prefix, core)
-    code = head + "\n" + _init_c(prefix, rev=not wide) + "\n" + \
+    body = _ctmul_blocks(prefix, core, group)
+    code = head + "\n" + _init_c(prefix, not wide, group) + "\n" + \
         c_asm_function(prefix, "ghash_blocks", f"/* {prefix}_ghash_blocks: see the comment above */", body)
     return GhashCode(code=code, hk_words=hk, constant_time=True, rodata_bytes=0, impl="ctmul", core=core)
 
@@ -430,7 +559,7 @@ def _check_prefix(prefix: str) -> None:
         raise ValueError(f"prefix {prefix!r} is not a C identifier")
 
 
-def thumb2(prefix: str, impl: str, core: str) -> GhashCode:
+def thumb2(prefix: str, impl: str, core: str, group: int | None = None) -> GhashCode:
     """Generate GHASH for ``core`` with implementation ``impl`` (see module comment)."""
     _check_prefix(prefix)
     if impl not in IMPLS:
@@ -438,7 +567,7 @@ def thumb2(prefix: str, impl: str, core: str) -> GhashCode:
     if core not in CORES:
         raise ValueError(f"unknown core {core!r}; allowed: {', '.join(CORES)}")
     if impl == "ctmul":
-        return _ctmul(prefix, core)
+        return _ctmul(prefix, core, group)
     from .ghash_tables import tables
     return tables(prefix, impl, core)
 

@@ -7,7 +7,7 @@ generator. Nothing here is a cipher as static text.
 from __future__ import annotations
 
 from gen.config import Config
-from gen.kernels import aes_fixsliced, ghash_ctmul
+from gen.kernels import aes_face, aes_fixsliced, ctr_xor, ghash_ctmul
 from gen.targets.common import KernelSet
 
 TARGET_GUARD = "/* target: portable C99 (any compiler with uint32_t and uint64_t) */"
@@ -17,10 +17,12 @@ def kernels(config: Config) -> KernelSet:
     aes = aes_fixsliced.portable_c(config.prefix, config.keybits, config.slicing)
     gh = ghash_ctmul.portable_c(config.prefix, "ctmul64")
     return KernelSet(
-        sections=[aes.code, gh.code],
+        sections=[aes.code, gh.code, ctr_xor.c(config.prefix)] + ([] if config.face == "off" else [
+            aes_face.portable_c(config.prefix, config.keybits, config.slicing, config.face).code]),
         rk_words=aes.rk_words,
         hk_words=gh.hk_words,
         rk_comment=f"fixsliced ({config.slicing}) round keys, {aes.nr + 1} x 8 words",
         hk_comment="H-derived words for the constant-time holes multiply (ctmul64)",
         target_guard=TARGET_GUARD,
+        ct_extra_lengths=() if config.face == "off" else (4128,),   # FACE: set-up, fills, carry pair
     )

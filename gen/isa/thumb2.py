@@ -1,0 +1,314 @@
+"""A small Thumb-2 (ARMv7-M / ARMv7E-M) instruction model.
+
+One ``Insn`` is one machine instruction: its mnemonic and operands, the registers it reads and
+writes, the timing class of ``gen/sched/timing.py`` (the one table shared with the emulator's
+cycle model), the ISA level it needs (``'m3'`` = ARMv7-M, on every core; ``'m4'`` = the DSP /
+SIMD extension of ARMv7E-M, Cortex-M4 only), and its text in unified syntax.
+
+Registers are named ``r0``..``r12``, ``sp``, ``lr``, ``pc``.  Memory operands are a base
+register plus a constant byte offset (``[rB, #off]``); a stack slot (``base == 'sp'``) may be
+left symbolic (``slot`` set, ``offset`` None) until the frame size is known (``resolve``).
+
+Lowering (``lower``): one IR op (gen/ir.py) becomes one instruction; ``ld``/``st`` become
+``ldr``/``str rX, [rBase, #4*index]``.  Printing picks the flag-setting spelling (``eors``,
+``lsls``, ...) when that allows the 16-bit encoding (``rd == rn``, low registers, no shifted
+operand): the kernels generated here never read the flags, and the timing is the same.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Callable, Optional
+
+from gen import ir
+from gen.sched import timing as T
+
+GPRS = tuple(f"r{i}" for i in range(13)) + ("sp", "lr", "pc")
+LOW = frozenset(f"r{i}" for i in range(8))
+ISAS = ("m3", "m4")
+CORE_ISA = {"cortex-m3": "m3", "cortex-m4": "m4"}
+
+LOGIC = ("eor", "and", "orr", "bic", "orn")       # dst = a OP op2
+MOVES = ("mov", "mvn")                            # dst = op2
+SHIFTS = ("lsl", "lsr", "ror", "asr")             # dst = a SHIFT #imm
+MEMORY = ("ldr", "str")
+KNOWN = LOGIC + MOVES + SHIFTS + MEMORY + ("movw", "movt", "add", "sub", "push", "pop", "bx",
+                                           "mul", "umull", "umlal", "rbit", "rev", "nop")
+
+
+def is_dsp(mnemonic: str) -> bool:
+    """True for the ARMv7E-M DSP/SIMD instructions (absent on Cortex-M3)."""
+    return T.class_of_mnemonic(mnemonic.lower()) == "dsp"
+
+
+@dataclass(frozen=True)
+class Insn:
+    """One instruction.
+
+    mnem   base mnemonic, lower case, without S/condition suffix ('eor', 'ldr', 'uadd8', ...)
+    dst    written register (None for str/push/bx); for umull/umlal ``dst`` and ``dst2``
+    srcs   read registers in operand order (data operands; the address base is ``base``)
+    shift  ('lsl'|'lsr'|'ror'|'asr', n) applied to the last source (flexible operand)
+    imm    immediate operand (logic/move/shift/add/sub/movw/movt)
+    base, offset, slot   memory operand of ldr/str: [base, #offset]; slot = symbolic stack slot
+    regs   register list of push/pop
+    note   a comment printed after the instruction
+    """
+    mnem: str
+    dst: Optional[str] = None
+    srcs: tuple = ()
+    shift: Optional[tuple] = None
+    imm: Optional[int] = None
+    base: Optional[str] = None
+    offset: Optional[int] = None
+    slot: Optional[int] = None
+    regs: tuple = ()
+    dst2: Optional[str] = None
+    note: str = ""
+
+    # ---- what it touches ----
+    def reads(self) -> frozenset:
+        r = set(self.srcs)
+        if self.base:
+            r.add(self.base)
+        if self.mnem == "push":
+            r.update(self.regs)
+            r.add("sp")
+        if self.mnem == "pop":
+            r.add("sp")
+        if self.mnem == "movt" and self.dst:
+            r.add(self.dst)
+        if self.mnem == "umlal":
+            r.update((self.dst, self.dst2))
+        return frozenset(r)
+
+    def writes(self) -> frozenset:
+        w = set()
+        if self.dst:
+            w.add(self.dst)
+        if self.dst2:
+            w.add(self.dst2)
+        if self.mnem == "pop":
+            w.update(self.regs)
+            w.add("sp")
+        if self.mnem == "push":
+            w.add("sp")
+        return frozenset(w)
+
+    def addr_regs(self) -> frozenset:
+        if self.mnem in ("push", "pop"):
+            return frozenset({"sp"})
+        return frozenset({self.base}) if self.base else frozenset()
+
+    @property
+    def cls(self) -> str:
+        """Timing class (a key of gen.sched.timing.TABLE)."""
+        if self.mnem == "pop" and "pc" in self.regs:
+            return "ldm_pc"
+        if self.mnem == "bx":
+            return "branch"
+        return T.class_of_mnemonic(self.mnem, n_regs=len(self.regs))
+
+    @property
+    def isa(self) -> str:
+        return "m4" if self.cls == "dsp" else "m3"
+
+    def valid_on(self, core: str) -> bool:
+        return ISAS.index(self.isa) <= ISAS.index(CORE_ISA[core])
+
+    def timing(self) -> T.Insn:
+        """The record gen.sched.timing costs (same fields emu/cycles.py derives from bytes)."""
+        return T.Insn(cls=self.cls, n=len(self.regs), writes=self.writes() - {"pc"},
+                      addr_regs=self.addr_regs(), reads=self.reads(), mnemonic=self.mnem)
+
+    def cycles(self, core: str) -> int:
+        return T.issue_cycles(self.cls, core, n=len(self.regs))
+
+    # ---- printing ----
+    def text(self) -> str:
+        m, ops = self.mnem, []
+        narrow_s = False
+        if m in LOGIC:
+            if self.imm is not None:
+                ops = [self.dst, self.srcs[0], _imm(self.imm)]
+            else:
+                ops = [self.dst, self.srcs[0], self.srcs[1]] + _shift_text(self.shift)
+                narrow_s = (self.shift is None and m != "orn" and self.dst == self.srcs[0]
+                            and {self.dst, self.srcs[1]} <= LOW)
+        elif m in MOVES:
+            if self.imm is not None:
+                ops = [self.dst, _imm(self.imm)]
+            elif m == "mov" and self.shift is not None:       # mov rd, rm, <shift> == <shift> rd, rm, #n
+                m = self.shift[0]
+                ops = [self.dst, self.srcs[0], f"#{self.shift[1]}"]
+                narrow_s = m in ("lsl", "lsr", "asr") and {self.dst, self.srcs[0]} <= LOW
+            else:
+                ops = [self.dst, self.srcs[0]] + _shift_text(self.shift)
+                narrow_s = m == "mvn" and self.shift is None and {self.dst, self.srcs[0]} <= LOW
+        elif m in SHIFTS:
+            ops = [self.dst, self.srcs[0], f"#{self.imm}"]
+            narrow_s = m in ("lsl", "lsr", "asr") and {self.dst, self.srcs[0]} <= LOW
+        elif m in MEMORY:
+            reg = self.dst if m == "ldr" else self.srcs[0]
+            if self.offset is None:
+                raise ValueError(f"unresolved stack slot {self.slot} in {m}")
+            ops = [reg, f"[{self.base}, #{self.offset}]" if self.offset else f"[{self.base}]"]
+        elif m in ("push", "pop"):
+            ops = ["{" + ", ".join(self.regs) + "}"]
+        elif m in ("movw", "movt"):
+            ops = [self.dst, f"#{self.imm:#x}"]
+        elif m in ("add", "sub") and self.imm is not None:
+            ops = [self.dst, self.srcs[0], f"#{self.imm}"]
+        elif m == "bx":
+            ops = list(self.srcs)
+        elif m in ("umull", "umlal"):
+            ops = [self.dst, self.dst2, *self.srcs]
+        else:
+            ops = ([self.dst] if self.dst else []) + list(self.srcs) + _shift_text(self.shift)
+            if self.imm is not None:
+                ops.append(_imm(self.imm))
+        s = f"{m}{'s' if narrow_s else ''}"
+        line = f"{s:<6} " + ", ".join(ops) if ops else s
+        return line + (f"    @ {self.note}" if self.note else "")
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def _imm(v: int) -> str:
+    return f"#{v:#x}" if v > 255 else f"#{v}"
+
+
+def _shift_text(shift) -> list:
+    return [f"{shift[0]} #{shift[1]}"] if shift else []
+
+
+# ---- constructors ----
+
+def ldr(dst: str, base: str, offset: int = 0, note: str = "") -> Insn:
+    return Insn("ldr", dst=dst, base=base, offset=offset, note=note)
+
+
+def str_(src: str, base: str, offset: int = 0, note: str = "") -> Insn:
+    return Insn("str", srcs=(src,), base=base, offset=offset, note=note)
+
+
+def ldr_slot(dst: str, slot: int, note: str = "") -> Insn:
+    return Insn("ldr", dst=dst, base="sp", slot=slot, note=note)
+
+
+def str_slot(src: str, slot: int, note: str = "") -> Insn:
+    return Insn("str", srcs=(src,), base="sp", slot=slot, note=note)
+
+
+def push(regs) -> Insn:
+    return Insn("push", regs=tuple(regs))
+
+
+def pop(regs) -> Insn:
+    return Insn("pop", regs=tuple(regs))
+
+
+def resolve(insn: Insn, slot_offset: Callable[[int], int]) -> Insn:
+    """Give a symbolic stack slot its byte offset."""
+    if insn.slot is None:
+        return insn
+    return replace(insn, offset=slot_offset(insn.slot))
+
+
+_PARSE = re.compile(r"^\s*([a-z0-9]+)")
+
+
+def parse_mnemonic(line: str) -> str:
+    """The base mnemonic of a printed line (tests and checks of generated text)."""
+    m = _PARSE.match(line.split("@")[0].lower())
+    return T.base_mnemonic(m.group(1)) if m else ""
+
+
+def check_core(insns, core: str) -> None:
+    """Raise ValueError if an instruction does not exist on ``core`` (M3: no DSP)."""
+    bad = [i for i in insns if not i.valid_on(core)]
+    if bad:
+        raise ValueError(f"{len(bad)} instruction(s) not available on {core}, first: {bad[0].text()}")
+
+
+# ---- lowering of the IR ----
+
+def lower(op: ir.Op, reg: Callable[[int], str], base: Callable[[str], str]) -> Insn:
+    """One IR op -> one instruction.  ``reg(v)`` is the physical register of vreg v at this op
+    (its operands and its destination); ``base(mem)`` the register holding memory mem's base."""
+    k = op.kind
+    if k == "ld":
+        return Insn("ldr", dst=reg(op.dst), base=base(op.mem), offset=4 * op.index)
+    if k == "st":
+        return Insn("str", srcs=(reg(op.a),), base=base(op.mem), offset=4 * op.index)
+    if k == "movc":
+        raise ValueError("movc needs two instructions (movw/movt); use lower_movc")
+    if k in ir.SHIFT_KINDS:
+        return Insn(k, dst=reg(op.dst), srcs=(reg(op.a),), imm=op.imm)
+    srcs = tuple(reg(r) for r in (op.a, op.b) if r is not None)
+    return Insn(k, dst=reg(op.dst), srcs=srcs, shift=op.shift, imm=op.imm)
+
+
+def lower_movc(dst: str, value: int) -> list:
+    value &= 0xFFFFFFFF
+    if ir.is_thumb2_imm(value):
+        return [Insn("mov", dst=dst, imm=value)]
+    if ir.is_thumb2_imm(~value & 0xFFFFFFFF):
+        return [Insn("mvn", dst=dst, imm=~value & 0xFFFFFFFF)]
+    out = [Insn("movw", dst=dst, imm=value & 0xFFFF)]
+    if value >> 16:
+        out.append(Insn("movt", dst=dst, imm=value >> 16))
+    return out
+
+
+# ---- a reference interpreter of the instructions the generators emit ----
+
+def execute(insns, regs: dict, memory: dict) -> None:
+    """Run straight-line instructions on ``regs`` (name -> int) and ``memory`` (byte address
+    -> 32-bit word, word-granular, little endian implied).  Used by tests to check allocated
+    code against gen.ir.run without an assembler."""
+    M = 0xFFFFFFFF
+    for i in insns:
+        m = i.mnem
+        if m == "ldr":
+            regs[i.dst] = memory[(regs[i.base] + i.offset) & M] & M
+        elif m == "str":
+            memory[(regs[i.base] + i.offset) & M] = regs[i.srcs[0]]
+        elif m == "push":
+            sp = regs["sp"] - 4 * len(i.regs)
+            for n, r in enumerate(i.regs):
+                memory[sp + 4 * n] = regs[r]
+            regs["sp"] = sp
+        elif m == "pop":
+            sp = regs["sp"]
+            for n, r in enumerate(i.regs):
+                regs[r] = memory[sp + 4 * n]
+            regs["sp"] = sp + 4 * len(i.regs)
+        elif m in ("add", "sub"):
+            a = regs[i.srcs[0]]
+            regs[i.dst] = (a + i.imm if m == "add" else a - i.imm) & M
+        elif m == "movw":
+            regs[i.dst] = i.imm
+        elif m == "movt":
+            regs[i.dst] = (regs[i.dst] & 0xFFFF) | (i.imm << 16)
+        elif m in SHIFTS:
+            if m == "asr":
+                x = regs[i.srcs[0]]
+                regs[i.dst] = ((x - (1 << 32) if x >> 31 else x) >> i.imm) & M
+            else:
+                regs[i.dst] = ir.apply_shift(regs[i.srcs[0]], (m, i.imm))
+        elif m in MOVES or m in LOGIC:
+            y = i.imm if i.imm is not None else ir.apply_shift(regs[i.srcs[-1]], i.shift)
+            if m == "mov":
+                r = y
+            elif m == "mvn":
+                r = ~y
+            else:
+                x = regs[i.srcs[0]]
+                r = {"eor": x ^ y, "and": x & y, "orr": x | y, "bic": x & ~y, "orn": x | ~y}[m]
+            regs[i.dst] = r & M
+        elif m in ("bx", "nop"):
+            pass
+        else:
+            raise ValueError(f"execute: unsupported {i.text()}")

@@ -1,0 +1,431 @@
+"""FACE (counter-mode caching) on the fixsliced two-block AES kernel, built as IR.
+
+The idea (Park & Lee, "FACE: Fast AES CTR mode Encryption techniques based on the reuse of
+repetitive data", TCHES 2018/3; with fixslicing on Cortex-M4: Kim & Seo, ACM TECS 2025).
+Counter blocks of one message differ only in byte 15 (row 3, column 3) until it carries. So for
+a fixed "run" (bytes 0..14 fixed) the AES state after round 1 or round 2 is a function of the
+low counter byte v alone, and can be looked up in a 256-entry table built once per run:
+
+* after round 0 only byte 15 varies: x = v ^ k15, with k15 = byte 15 of K0;
+* round 1: ShiftRows moves it to column 0, MixColumns spreads s = S(x) over that column as
+  (1 s, 1 s, 3 s, 2 s) (rows 0..3). S_1(v) = C1 ^ (those four bytes), C1 = S_1 with s = 0;
+* round 2: the four bytes a_r = c_r ^ m_r s of column 0 go through the S-box, Y_r = S(a_r);
+  ShiftRows sends Y_r to column -r, MixColumns gives column -r the bytes M[r'][r] Y_r. So
+  S_2(v) = C2 ^ D(v), where C2 is round 2 computed with those four S-box outputs set to zero.
+
+How it is done bitsliced and in the packed two-block layout (gen/circuits/aes_mixcolumns.py:
+bit 8r + 2c + k of plane word Q[b] = bit b of byte (row r, column c) of block k):
+
+* the table is built "v-sliced": a 32-bit word holds one bit of 32 different values of v
+  (lane l = v - 32 g for group g = v >> 5). Eight S-box evaluations give s for all 256 v,
+  thirty-two more give Y_0..Y_3 for all v (the same Boyar-Peralta circuit as the rounds).
+  The multiples 2Y, 3Y are plane shifts and XORs. A SWAPMOVE 32x32 bit transpose then turns
+  "row = (position, plane), lane = v" into "one word per v", so each table entry comes out
+  already in the packed layout. The S-box NOT constant 0x63 (left out of the kernel's circuit)
+  is folded into the per-run constants.
+* r2 entry (4 words per v, table 4 KiB): word i holds plane 2i of S_2(v) on the block-0 bits
+  (even positions) and plane 2i+1 on the odd positions. The pair (v0, v1) of a call becomes the
+  packed state Q[2i] = (e0 & 0x55..) | (e1 & 0x55..) << 1, Q[2i+1] = (e0 >> 1 & 0x55..) |
+  (e1 & 0xaa..): six ops per plane pair, then rounds 3..Nr run unchanged.
+* r1 entry (1 word per v, table 1 KiB): only column 0 of S_1 varies (4 bytes = 32 bits), so an
+  entry is just those bits, placed at bit (pos_r + t_b) mod 32 for row r, plane b, with the
+  shifts t_b chosen so the 32 places are distinct. A call rebuilds Q[b] = C1[b] ^ (ror(e0, t_b)
+  & M) ^ (ror(e1, t_b) & M) << 1 and runs rounds 2..Nr.
+* the state after round d is kept in the kernel's fixsliced alignment a_d (SR^-a_d), so the
+  rest of the kernel is exactly aes_fixsliced's.
+
+Set-up is split so it can be done lazily, only for the part of a run a message uses:
+``face_setup`` (once per run: two reference rounds on the counter block, ~1 round-pair of work)
+writes the per-run constants ``fs``; ``face_fill`` fills one group of 32 table entries. All of
+it is straight-line IR: nothing indexes memory by a secret; the table is *read* at the public
+index v by the C glue, which hands ``face_encrypt2`` the two entries.
+
+Memories (words):
+  setup:    ctr (4, r: bytes 0..15 of the counter block, little-endian words; byte 15 unused),
+            rk (8 (Nr+1), r), fs (FS_WORDS[depth], w)
+  fill:     fs (r), vhi (3, r: all-ones / zero = bits 5, 6, 7 of v for this group),
+            tab (32 ENTRY_WORDS[depth], w: the group's 32 entries, v ascending)
+  encrypt2: e0, e1 (ENTRY_WORDS[depth], r: entries of the two blocks' low counter bytes),
+            fs (r; r1 only), rk (r), out (8, w: 32 keystream bytes as little-endian words)
+fs layout: [0..7] bit b of k15 broadcast to a word; r1: [8..15] C1 planes (both blocks);
+r2: [8 + 8 r + b] bit b of c_r' broadcast, [40..43] C2 as combined words (like an entry).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from gen.backends import c_backend
+from gen.circuits import aes_mixcolumns as mcx
+from gen.circuits.aes_sbox import NOT_MASK, gf_mul
+from gen.ir import Builder, Program, is_thumb2_imm
+from gen.kernels.aes_fixsliced import (alignments, check_args, emit_add_round_key, emit_mixcolumns,
+                                       emit_natural_shiftrows2, emit_pack, emit_packed_shiftrows2,
+                                       emit_sbox, emit_unpack)
+
+DEPTHS = ("r1", "r2")
+ENTRY_WORDS = {"r1": 1, "r2": 4}
+FS_WORDS = {"r1": 16, "r2": 44}
+GROUP = 32                                  # table entries filled by one face_fill call
+M1_COEF = (1, 1, 3, 2)                      # round 1: row r of column 0 gets M1_COEF[r] * s
+EVEN = 0x55555555
+V_LANES = (0xAAAAAAAA, 0xCCCCCCCC, 0xF0F0F0F0, 0xFF00FF00, 0xFFFF0000)   # bits 0..4 of lane
+TRANSPOSE_MASKS = ((16, 0x0000FFFF), (8, 0x00FF00FF), (4, 0x0F0F0F0F), (2, 0x33333333),
+                   (1, 0x55555555))
+
+
+def check_depth(depth: str) -> None:
+    if depth not in DEPTHS:
+        raise ValueError(f"face depth must be one of r1, r2 (got {depth!r})")
+
+
+def mc_coef(r_out: int, r_in: int) -> int:
+    """MixColumns matrix entry: coefficient of input row r_in in output row r_out."""
+    return (2, 3, 1, 1)[(r_in - r_out) % 4]
+
+
+def packed_pos(r: int, c: int, a: int) -> int:
+    """Bit of block 0 holding state byte (r, c) when the state is kept as SR^-a(S)."""
+    return 8 * r + 2 * ((c + a * r) % 4)
+
+
+@lru_cache(maxsize=None)
+def r1_shifts(a1: int) -> tuple[int, ...]:
+    """t_b (b = 0..7) such that (pos_r + t_b) mod 32 are 32 distinct places (r1 entries)."""
+    pos = [packed_pos(r, 0, a1) for r in range(4)]
+    diffs = {(x - y) % 32 for x in pos for y in pos}
+
+    def rec(ts):
+        if len(ts) == 8:
+            return ts
+        for t in range(ts[-1] + 1, 32):
+            if all((t - u) % 32 not in diffs for u in ts):
+                found = rec(ts + [t])
+                if found:
+                    return found
+        return None
+    found = rec([0])
+    assert found, a1
+    return tuple(found)
+
+
+# ---- small emitters ----
+
+class _Consts:
+    """movc once per constant per program."""
+
+    def __init__(self, b: Builder):
+        self.b, self.regs = b, {}
+
+    def reg(self, value: int) -> int:
+        value &= 0xFFFFFFFF
+        if value not in self.regs:
+            self.regs[value] = self.b.movc(value)
+        return self.regs[value]
+
+    def eor(self, x: int, value: int) -> int:
+        value &= 0xFFFFFFFF
+        if value == 0:
+            return x
+        if value == 0xFFFFFFFF:
+            return self.b.mvn(x)
+        if is_thumb2_imm(value):
+            return self.b.eor(x, imm=value)
+        return self.b.eor(x, self.reg(value))
+
+    def and_(self, x: int, value: int) -> int:
+        if is_thumb2_imm(value):
+            return self.b.and_(x, imm=value)
+        return self.b.and_(x, self.reg(value))
+
+
+def emit_xtime(b: Builder, x: list[int]) -> list[int]:
+    """Planes of 2 * x in GF(2^8) (x planes, 0 = LSB)."""
+    return [b.eor(x[i - 1], x[7]) if i in mcx.XTIME_FEEDBACK and i else (x[7] if i == 0 else x[i - 1])
+            for i in range(8)]
+
+
+def emit_multiples(b: Builder, x: list[int]) -> dict[int, list[int]]:
+    x2 = emit_xtime(b, x)
+    return {1: x, 2: x2, 3: [b.eor(p, q) for p, q in zip(x2, x)]}
+
+
+def emit_broadcast_pair(b: Builder, q: int, pos: int) -> int:
+    """All-ones if bit `pos` (and pos + 1, the same bit of block 1) of q is set, else zero."""
+    t = b.and_(q, imm=3 << pos)
+    if pos < 30:
+        t = b.shift("lsl", t, 30 - pos)
+    for n in (2, 4, 8, 16):
+        t = b.orr(t, t, shift=("lsr", n))
+    return t
+
+
+def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None) -> list[int]:
+    """32x32 bit transpose: out[l] bit p = rows[p] bit l. None rows are zero.
+
+    The five SWAPMOVE stages (lane bit j <-> row bit j) commute, so they are emitted blockwise
+    to keep the working set small (a compiler then spills less): stages 1, 2, 4 on each block of
+    8 rows, then stages 8, 16 on each set {q, q+8, q+16, q+24}, whose words are then final and
+    handed to ``sink(index, vreg)`` at once."""
+    x = list(rows)
+
+    def swap(p: int, j: int) -> None:
+        m = dict(TRANSPOSE_MASKS)[j]
+        lo, hi = x[p], x[p + j]
+        if lo is None and hi is None:
+            return
+        if lo is None:
+            t = cst.and_(hi, m)
+            x[p], x[p + j] = b.shift("lsl", t, j), b.eor(hi, t)
+        elif hi is None:
+            t = cst.and_(b.shift("lsr", lo, j), m)
+            x[p], x[p + j] = b.eor(lo, t, shift=("lsl", j)), t
+        else:
+            t = cst.and_(b.eor(hi, lo, shift=("lsr", j)), m)
+            x[p], x[p + j] = b.eor(lo, t, shift=("lsl", j)), b.eor(hi, t)
+
+    for blk in range(0, 32, 8):
+        for j in (1, 2, 4):
+            for p in range(blk, blk + 8):
+                if not p & j:
+                    swap(p, j)
+    for q in range(8):
+        for j in (8, 16):
+            for p in (q, q + 8, q + 16, q + 24):
+                if not p & j:
+                    swap(p, j)
+        if sink:
+            for p in (q, q + 8, q + 16, q + 24):
+                sink(p, x[p])
+    assert all(v is not None for v in x)
+    return x
+
+
+def emit_round(b: Builder, q: list[int], j: int, al: list[int], nr: int, load_rk=True) -> list[int]:
+    """Round j of the fixsliced kernel (as in aes_fixsliced.encrypt2_ir)."""
+    q = emit_sbox(b, q)
+    q = emit_linear(b, q, j, al, nr)
+    return emit_add_round_key(b, q, j) if load_rk else q
+
+
+def emit_linear(b: Builder, q: list[int], j: int, al: list[int], nr: int) -> list[int]:
+    e = (al[j - 1] + 1 - al[j]) % 4
+    assert e in (0, 2)
+    if e == 2:
+        q = emit_packed_shiftrows2(b, q)
+    if j < nr:
+        q = emit_mixcolumns(b, q, al[j])
+    return q
+
+
+def emit_finish(b: Builder, q: list[int], first: int, al: list[int], nr: int) -> None:
+    """Rounds first..nr, unpack, final ShiftRows fix, store `out`."""
+    for j in range(first, nr + 1):
+        q = emit_round(b, q, j, al, nr)
+    w = emit_unpack(b, q)
+    if al[nr] % 4 == 2:
+        w = emit_natural_shiftrows2(b, w)
+    for i in range(8):
+        b.st("out", i, w[i])
+
+
+# ---- the three programs ----
+
+def face_setup_ir(keybits: int, slicing: str, depth: str) -> Program:
+    """Per-run constants from the counter block (bytes 0..14) and the round keys."""
+    nr = check_args(keybits, slicing)
+    check_depth(depth)
+    al = alignments(nr, slicing)
+    b = Builder(f"aes{keybits}_{slicing}_face_{depth}_setup")
+    cst = _Consts(b)
+    b.declare("ctr", 4, "r")
+    b.declare("rk", 8 * (nr + 1), "r")
+    b.declare("fs", FS_WORDS[depth], "w")
+    # k15 = byte (3, 3) of K0: bits 30, 31 of the round-key-0 planes
+    for i in range(8):
+        b.st("fs", i, emit_broadcast_pair(b, b.ld("rk", i), 30))
+    # reference round 1 with S(byte 15) = 0: S-box input 0x52 at byte (3, 3)
+    words = [b.ld("ctr", i) for i in range(4)]
+    q = emit_add_round_key(b, emit_pack(b, words + words), 0)
+    q = [b.orr(b.bic(x, imm=0xC0000000), imm=0xC0000000) if (0x52 >> i) & 1 else b.bic(x, imm=0xC0000000)
+         for i, x in enumerate(q)]
+    q = emit_round(b, q, 1, al, nr)                       # S_1 with s = 0, alignment a_1
+    col0 = [packed_pos(r, 0, al[1]) for r in range(4)]     # column 0 of S_1, block 0
+    # fold m_r * 0x63: the table is built from the kernel's S-box output s ^ 0x63
+    fold = [gf_mul(M1_COEF[r], NOT_MASK) for r in range(4)]
+    if depth == "r1":
+        for i in range(8):
+            c = sum(3 << col0[r] for r in range(4) if (fold[r] >> i) & 1)
+            b.st("fs", 8 + i, cst.eor(q[i], c))
+        return b.finish()
+    for r in range(4):
+        for i in range(8):
+            m = emit_broadcast_pair(b, q[i], col0[r])
+            b.st("fs", 8 + 8 * r + i, b.mvn(m) if (fold[r] >> i) & 1 else m)
+    # C2: round 2 with the four S-box outputs of column 0 set to zero (kernel values)
+    q = emit_sbox(b, q)
+    mcol = cst.reg(sum(3 << p for p in col0))
+    q = [b.bic(x, mcol) for x in q]
+    q = emit_add_round_key(b, emit_linear(b, q, 2, al, nr), 2)
+    for i in range(4):
+        lo = b.and_(q[2 * i], imm=EVEN)
+        hi = b.and_(q[2 * i + 1], imm=EVEN)
+        b.st("fs", 40 + i, b.orr(lo, hi, shift=("lsl", 1)))
+    return b.finish()
+
+
+def face_fill_ir(keybits: int, slicing: str, depth: str) -> Program:
+    """One group of 32 table entries (v = 32 g .. 32 g + 31; vhi gives bits 5..7 of v)."""
+    nr = check_args(keybits, slicing)
+    check_depth(depth)
+    al = alignments(nr, slicing)
+    b = Builder(f"aes{keybits}_{slicing}_face_{depth}_fill")
+    cst = _Consts(b)
+    b.declare("fs", FS_WORDS[depth], "r")
+    b.declare("vhi", 3, "r")
+    b.declare("tab", GROUP * ENTRY_WORDS[depth], "w")
+    x = [cst.eor(b.ld("fs", i), V_LANES[i]) if i < 5 else b.eor(b.ld("fs", i), b.ld("vhi", i - 5))
+         for i in range(8)]
+    s = emit_multiples(b, emit_sbox(b, x))                # (m * (S(v ^ k15) ^ 0x63)) planes
+    if depth == "r1":
+        ts = r1_shifts(al[1])
+        rows: list = [None] * 32
+        for r in range(4):
+            p0 = packed_pos(r, 0, al[1])
+            for i in range(8):
+                rows[(p0 + ts[i]) % 32] = s[M1_COEF[r]][i]
+        emit_transpose32(b, cst, rows, lambda l, w: b.st("tab", l, w))
+        return b.finish()
+    y = {}
+    for r in range(4):
+        a = [b.eor(b.ld("fs", 8 + 8 * r + i), s[M1_COEF[r]][i]) for i in range(8)]
+        y[r] = emit_multiples(b, emit_sbox(b, a))          # Y_r ^ 0x63 and its multiples
+    for i in range(4):
+        rows = [None] * 32
+        for r2 in range(4):                                # output row r'
+            for r in range(4):                             # Y_r sits in column -r
+                p = packed_pos(r2, (-r) % 4, al[2])
+                coef = mc_coef(r2, r)
+                rows[p] = y[r][coef][2 * i]
+                rows[p + 1] = y[r][coef][2 * i + 1]
+        c2 = b.ld("fs", 40 + i)
+        emit_transpose32(b, cst, rows, lambda l, w, i=i, c2=c2: b.st("tab", 4 * l + i, b.eor(w, c2)))
+    return b.finish()
+
+
+def face_encrypt2_ir(keybits: int, slicing: str, depth: str) -> Program:
+    """Two blocks from their cached entries: rounds (d+1)..Nr of the fixsliced kernel."""
+    nr = check_args(keybits, slicing)
+    check_depth(depth)
+    al = alignments(nr, slicing)
+    b = Builder(f"aes{keybits}_{slicing}_face_{depth}_encrypt2")
+    cst = _Consts(b)
+    n = ENTRY_WORDS[depth]
+    b.declare("e0", n, "r")
+    b.declare("e1", n, "r")
+    b.declare("rk", 8 * (nr + 1), "r")
+    b.declare("out", 8, "w")
+    if depth == "r1":
+        b.declare("fs", FS_WORDS[depth], "r")
+        ts = r1_shifts(al[1])
+        m = cst.reg(sum(1 << packed_pos(r, 0, al[1]) for r in range(4)))
+        e0, e1 = b.ld("e0", 0), b.ld("e1", 0)
+        q = []
+        for i in range(8):
+            sh = ("ror", ts[i]) if ts[i] else None
+            t0 = b.and_(m, e0, shift=sh)
+            t1 = b.and_(m, e1, shift=sh)
+            q.append(b.eor(b.eor(b.ld("fs", 8 + i), t0), t1, shift=("lsl", 1)))
+        emit_finish(b, q, 2, al, nr)
+        return b.finish()
+    m = cst.reg(EVEN)
+    q = []
+    for i in range(4):
+        e0, e1 = b.ld("e0", i), b.ld("e1", i)
+        q.append(b.orr(b.and_(e0, m), b.and_(e1, m), shift=("lsl", 1)))
+        q.append(b.orr(b.and_(m, e0, shift=("lsr", 1)), b.bic(e1, m)))
+    emit_finish(b, q, 3, al, nr)
+    return b.finish()
+
+
+# ---- a Python model of the whole thing, on the IR interpreter (tests) ----
+
+def vhi_words(g: int) -> list[int]:
+    return [0xFFFFFFFF if (g >> k) & 1 else 0 for k in range(3)]
+
+
+def model_table(keybits: int, slicing: str, depth: str, rk: list[int], ctr: bytes,
+                groups=range(8)) -> tuple[list[int], dict[int, list[int]]]:
+    """(fs, {v: entry words}) by running the setup and fill programs."""
+    from gen.ir import run
+    setup = face_setup_ir(keybits, slicing, depth)
+    fill = face_fill_ir(keybits, slicing, depth)
+    ctrw = [int.from_bytes(ctr[4 * i:4 * i + 4], "little") for i in range(4)]
+    fs = run(setup, {"ctr": ctrw, "rk": rk})["fs"]
+    n = ENTRY_WORDS[depth]
+    tab = {}
+    for g in groups:
+        out = run(fill, {"fs": fs, "vhi": vhi_words(g)})["tab"]
+        for l in range(GROUP):
+            tab[GROUP * g + l] = out[n * l:n * l + n]
+    return fs, tab
+
+
+# ---- C ----
+
+@dataclass
+class FaceCode:
+    code: str
+    depth: str
+    fs_words: int
+    tab_words: int
+    entry_words: int
+    stats: dict = field(default_factory=dict)
+
+
+def portable_c(prefix: str, keybits: int, slicing: str, depth: str) -> FaceCode:
+    """C99 (static functions, placed after the AES kernel):
+    {p}_face_setup(uint32_t *fs, const uint32_t *rk, const uint8_t *ctr)
+    {p}_face_fill(uint32_t *tab, const uint32_t *fs, const uint32_t *vhi)
+    {p}_face_encrypt2(const uint32_t *rk, const uint32_t *fs, uint8_t *out,
+                      const uint32_t *e0, const uint32_t *e1)   (fs unused for r2)"""
+    setup = face_setup_ir(keybits, slicing, depth)
+    fill = face_fill_ir(keybits, slicing, depth)
+    enc = face_encrypt2_ir(keybits, slicing, depth)
+    n = ENTRY_WORDS[depth]
+    from gen.kernels.aes_fixsliced import encrypt2_ir
+    saving = len(encrypt2_ir(keybits, slicing).ops) - len(enc.ops)      # ops saved per pair
+    min_group = -(-len(fill.ops) // saving)
+    min_run = -(-(len(setup.ops) + len(fill.ops)) // saving)
+    P = prefix.upper()
+    defines = (f"#define {P}_FACE_ENTRY_WORDS {n}u   /* words per table entry */\n"
+               f"#define {P}_FACE_MIN_GROUP {min_group}u   /* fill a 32-entry group only for >= this many pairs "
+               f"({len(fill.ops)} ops / {saving} ops saved per pair) */\n"
+               f"#define {P}_FACE_MIN_RUN {min_run}u   /* set up a run only for >= this many pairs "
+               f"(set-up {len(setup.ops)} + one group) */\n")
+    head = (f"/* FACE {depth} for AES-{keybits} {slicing}: counter-mode caching of the state after "
+            f"round {depth[1]}, generated by gen/kernels/aes_face.py. A run (counter bytes 0..14 fixed) "
+            f"has a per-run constant block fs[{FS_WORDS[depth]}] ({prefix}_face_setup) and a table of "
+            f"256 entries x {n} words, filled 32 entries at a time ({prefix}_face_fill). All "
+            f"straight-line: no index or branch depends on key or data; the glue reads the table "
+            f"at the public low counter byte. */\n")
+    fns = [
+        c_backend.function(f"static void {prefix}_face_setup(uint32_t *fs, const uint32_t *rk, "
+                           f"const uint8_t *ctr)", setup,
+                           {"ctr": ("bytes_le", "ctr"), "rk": ("words", "rk"), "fs": ("words", "fs")}),
+        c_backend.function(f"static void {prefix}_face_fill(uint32_t *tab, const uint32_t *fs, "
+                           f"const uint32_t *vhi)", fill,
+                           {"fs": ("words", "fs"), "vhi": ("words", "vhi"), "tab": ("words", "tab")}),
+    ]
+    mems = {"e0": ("words", "e0"), "e1": ("words", "e1"), "rk": ("words", "rk"), "out": ("bytes_le", "out")}
+    if depth == "r1":
+        mems["fs"] = ("words", "fs")
+    sig = (f"static void {prefix}_face_encrypt2(const uint32_t *rk, const uint32_t *fs, uint8_t *out, "
+           f"const uint32_t *e0, const uint32_t *e1)")
+    body = c_backend.function(sig, enc, mems)
+    if depth == "r2":   # fs is not read: keep -Wunused-parameter quiet
+        body = body.replace("{\n", "{\n    (void)fs;\n", 1)
+    fns.append(body)
+    return FaceCode(code=head + defines + "\n".join(fns), depth=depth, fs_words=FS_WORDS[depth],
+                    tab_words=256 * n, entry_words=n,
+                    stats={"setup": setup.stats(), "fill": fill.stats(), "encrypt2": enc.stats()})

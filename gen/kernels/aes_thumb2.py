@@ -1,0 +1,354 @@
+"""Fixsliced AES-128/192/256 (ffs and sfs) encrypting two blocks, as generated Thumb-2.
+
+``thumb2(prefix, keybits, slicing, core, seed=0) -> AesCode``: C text with the constant-time
+key schedule (the C printed from the IR of gen/kernels/aes_keyschedule.py) and
+``{prefix}_aes_encrypt2(const uint32_t *rk, uint8_t *out, const uint8_t *in)`` as a
+file-scope ``__asm__`` block, plus the measured figures (``AesCode.stats['thumb2']``).
+
+Pipeline (nothing here is a cipher as text):
+
+1. IR: the same emitters as gen/kernels/aes_fixsliced.encrypt2_ir (the program is checked to
+   be identical op for op), with the op ranges of every round's S-box recorded.
+2. Order (gen/sched/listsched.schedule): the program is cut into segments - packing and the
+   first AddRoundKey, then per round the S-box, then the linear layer (packed ShiftRows for
+   sfs, twisted MixColumns, AddRoundKey) - and scheduled segment after segment.  Each kind
+   of segment follows a fixed evaluation order from ``ORDERS`` (gen/kernels/aes_thumb2_orders.py,
+   data found offline by ``search_order``: simulated annealing over topological orders, cost =
+   the spill code the allocator below produces for that segment alone with 13 registers);
+   a kind without a stored order uses the greedy register-pressure list scheduler.
+3. Registers (gen/sched/regalloc.allocate): r0 keeps the rk pointer; r1-r12 and lr (13
+   registers) hold values; out (r1) and in (r2) are pushed by the prologue, so evicting
+   them is free; values are spilled to stack slots by furthest next use (Belady); a round-key
+   word is never stored, it is reloaded from rk.
+4. Post-allocation scheduling (listsched.post_schedule) moves loads and stores behind loads
+   (LDR;LDR pipelining on Cortex-M3/M4) within the register and stack dependences, and the
+   cycle count is that of gen/sched/timing (the emulator's cycle model uses the same table).
+
+Only single-word LDR/STR touch ``in``/``out`` (they may be unaligned: ARMv7-M allows that for
+LDR/STR, not for LDRD/LDM); ``in`` is read completely before ``out`` is written (in == out is
+allowed).  No instruction of the kernel is outside ARMv7-M, so the same code runs on M3 and M4.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+from gen.backends import c_backend
+from gen.circuits import aes_sbox
+from gen.ir import Builder, Program
+from gen.isa import thumb2 as t2
+from gen.kernels import aes_fixsliced as AF
+from gen.kernels import aes_keyschedule
+from gen.sched import listsched, regalloc
+
+CORES = ("cortex-m4", "cortex-m3")
+N_GATES = len(aes_sbox.GATES)
+
+try:    # evaluation orders found offline by search_orders() (python -m gen.kernels.aes_thumb2)
+    from gen.kernels.aes_thumb2_orders import ORDERS
+except ImportError:       # pragma: no cover - before the first search
+    ORDERS: dict = {}
+
+#: the frame: r1 (out) and r2 (in) are pushed with the callee-saved registers
+PUSHED = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr")
+POPPED = ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "pc")
+HOME_OUT, HOME_IN = -1, -2
+BASES = {
+    "rk": regalloc.BaseSpec("pinned", "r0"),
+    "out": regalloc.BaseSpec("home", "r1", HOME_OUT),
+    "in": regalloc.BaseSpec("home", "r2", HOME_IN),
+}
+
+
+# --------------------------------------------------------------------------- the program
+
+@dataclass
+class Segmented:
+    program: Program
+    segment: list          # segment id of every op
+    rank: list             # fixed position inside its segment (S-box ops) or None
+
+
+def segment_kinds(keybits: int, slicing: str) -> list:
+    """Kind of every round's linear segment: 'lin:<e>:<j>' (e = explicit packed ShiftRows^2
+    or not, j = MixColumns variant, '-' in the last round)."""
+    nr = AF.check_args(keybits, slicing)
+    al = AF.alignments(nr, slicing)
+    return [f"lin:{(al[j - 1] + 1 - al[j]) % 4}:{al[j] if j < nr else '-'}" for j in range(1, nr + 1)]
+
+
+def _emit_linear(b: Builder, q: list, kind: str, j: int) -> list:
+    _, e, v = kind.split(":")
+    if e == "2":
+        q = AF.emit_packed_shiftrows2(b, q)
+    if v != "-":
+        q = AF.emit_mixcolumns(b, q, int(v))
+    return AF.emit_add_round_key(b, q, j)
+
+
+def build(keybits: int, slicing: str, orders=None) -> Segmented:
+    """encrypt2_ir with segment marks (see module docstring); ``orders`` maps a segment kind
+    ('sbox', 'lin:...') to a fixed order of its ops (default ORDERS)."""
+    orders = ORDERS if orders is None else orders
+    nr = AF.check_args(keybits, slicing)
+    al = AF.alignments(nr, slicing)
+    kinds = segment_kinds(keybits, slicing)
+    b = Builder(f"aes{keybits}_{slicing}_encrypt2")
+    b.declare("in", 8, "r")
+    b.declare("rk", 8 * (nr + 1), "r")
+    b.declare("out", 8, "w")
+    marks = []                                        # (start op, kind)
+    words = [b.ld("in", i) for i in range(8)]
+    q = AF.emit_add_round_key(b, AF.emit_pack(b, words), 0)
+    for j in range(1, nr + 1):
+        marks.append((len(b.ops), "sbox"))
+        q = AF.emit_sbox(b, q)
+        marks.append((len(b.ops), kinds[j - 1]))
+        q = _emit_linear(b, q, kinds[j - 1], j)
+    marks.append((len(b.ops), "final"))
+    w = AF.emit_unpack(b, q)
+    if al[nr] % 4 == 2:
+        w = AF.emit_natural_shiftrows2(b, w)
+    for i in range(8):
+        b.st("out", i, w[i])
+    n_raw = len(b.ops)
+    prog = b.finish()
+    assert len(prog.ops) == n_raw, "dead code in encrypt2: segment marks would be off"
+    ref = AF.encrypt2_ir(keybits, slicing)
+    assert [str(o) for o in prog.ops] == [str(o) for o in ref.ops], "diverged from encrypt2_ir"
+    segment, rank = [0] * n_raw, [None] * n_raw
+    bounds = [m for m, _ in marks] + [n_raw]
+    for s, (start, kind) in enumerate(marks):
+        order = orders.get(kind)
+        pos = {g: k for k, g in enumerate(order)} if order else None
+        if pos is not None:
+            assert len(pos) == bounds[s + 1] - start, f"order for {kind} has the wrong length"
+        for i in range(start, bounds[s + 1]):
+            segment[i] = s + 1
+            if pos is not None:
+                rank[i] = pos[i - start]
+    return Segmented(prog, segment, rank)
+
+
+# --------------------------------------------------------------------------- compilation
+
+@dataclass
+class Compiled:
+    insns: list            # the whole function, prologue to return, offsets resolved
+    body: list             # the kernel between prologue and epilogue
+    cycles: int            # gen.sched.timing model, whole function (push .. pop pc)
+    spills: int
+    reloads: int           # stack reloads of spilled values
+    remats: int            # round-key words loaded again from rk
+    base_reloads: int      # in/out pointer reloads
+    stack_bytes: int
+    n_ops: int             # IR ops
+    core: str
+    seed: int
+
+    @property
+    def cycles_per_byte(self) -> float:
+        return self.cycles / 32
+
+
+def frame_size(n_slots: int) -> int:
+    """Bytes subtracted from sp after the push: the spill slots, 8-byte aligned overall."""
+    s = 4 * n_slots
+    if (4 * len(PUSHED) + s) % 8:
+        s += 4
+    return s
+
+
+def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
+                     orders=None) -> Compiled:
+    if core not in CORES:
+        raise ValueError(f"core must be one of {', '.join(CORES)} (got {core!r})")
+    seg = build(keybits, slicing, orders)
+    order = listsched.schedule(seg.program, seed, "pressure", segments=seg.segment, rank=seg.rank)
+    alloc = regalloc.allocate(seg.program, order, BASES, seed=seed)
+    regalloc.check_allocation(seg.program, order, alloc, BASES)
+    body = listsched.post_schedule(alloc.insns, core, seed, readonly_bases=frozenset({"r0"}))
+    s = frame_size(alloc.n_slots)
+
+    def offset(slot):
+        return {HOME_OUT: s, HOME_IN: s + 4}[slot] if slot < 0 else 4 * slot
+
+    body = [t2.resolve(i, offset) for i in body]
+    pro = [t2.push(PUSHED)] + ([t2.Insn("sub", dst="sp", srcs=("sp",), imm=s)] if s else [])
+    epi = [t2.Insn("add", dst="sp", srcs=("sp",), imm=s + 8), t2.pop(POPPED)]
+    insns = pro + body + epi
+    t2.check_core(insns, core)
+    return Compiled(insns=insns, body=body, cycles=listsched.cycles(insns, core),
+                    spills=alloc.spills, reloads=alloc.reloads, remats=alloc.remats,
+                    base_reloads=alloc.base_reloads, stack_bytes=4 * len(PUSHED) + s,
+                    n_ops=len(seg.program.ops), core=core, seed=seed)
+
+
+# --------------------------------------------------------------------------- S-box order search
+
+def segment_program(kind: str) -> Program:
+    """One segment alone: its 8 inputs loaded first (as if left in registers by the segment
+    before), its 8 results stored last (as if handed to the next)."""
+    b = Builder(kind)
+    b.declare("in", 8, "r")
+    b.declare("rk", 16, "r")
+    b.declare("out", 8, "w")
+    q = [b.ld("in", i) for i in range(8)]
+    q = AF.emit_sbox(b, q) if kind == "sbox" else _emit_linear(b, q, kind, 1)
+    for i in range(8):
+        b.st("out", i, q[i])
+    prog = b.finish()
+    assert len(prog.ops) == len(b.ops)
+    return prog
+
+
+def order_cost(prog: Program, order) -> int:
+    """Memory instructions the allocator adds to ``prog`` evaluated in segment order ``order``
+    (spill stores, reloads, round-key reloads), with the registers of the kernel."""
+    n = len(prog.ops)
+    full = list(range(8)) + [8 + g for g in order] + list(range(n - 8, n))
+    a = regalloc.allocate(prog, full, BASES)
+    return a.spills + a.reloads + a.remats
+
+
+def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: float = 3.0) -> tuple:
+    """Simulated annealing over topological orders of one segment's ops (a move takes one op
+    to another place between its last operand and its first consumer), minimizing
+    ``order_cost``.  Deterministic for a given seed; about 1 ms per step, so it runs offline
+    (``python -m gen.kernels.aes_thumb2``) and its result is kept in aes_thumb2_orders.py."""
+    prog = segment_program(kind)
+    m = len(prog.ops) - 16
+    preds = listsched.dependences(prog)
+    gpreds = [[p - 8 for p in preds[8 + g] if 8 <= p < 8 + m] for g in range(m)]
+    gsuccs = [[] for _ in range(m)]
+    for g, ps in enumerate(gpreds):
+        for p in ps:
+            gsuccs[p].append(g)
+    rng = random.Random(seed)
+    if start is None:
+        full = listsched.schedule(prog, 0, "pressure")
+        start = [i - 8 for i in full if 8 <= i < 8 + m]
+    cur = list(start)
+    cost = order_cost(prog, cur)
+    best = (cost, list(cur))
+    for it in range(iters):
+        temp = t0 * (1 - it / iters) + 0.05
+        where = {g: k for k, g in enumerate(cur)}
+        k = rng.randrange(m)
+        g = cur[k]
+        lo = max([where[p] + 1 for p in gpreds[g]] + [0])
+        hi = min([where[s] for s in gsuccs[g]] + [m]) - 1
+        if hi <= lo:
+            continue
+        j = rng.randint(lo, hi)
+        if j == k:
+            continue
+        new = cur[:k] + cur[k + 1:]
+        new.insert(j, g)
+        c = order_cost(prog, new)
+        if c <= cost or rng.random() < math.exp((cost - c) / temp):
+            cur, cost = new, c
+            if c < best[0]:
+                best = (c, list(new))
+    return tuple(best[1])
+
+
+def all_kinds() -> list:
+    kinds = {"sbox"}
+    for bits in AF.ROUNDS:
+        for sl in AF.SLICINGS:
+            kinds.update(segment_kinds(bits, sl))
+    return sorted(kinds)
+
+
+# --------------------------------------------------------------------------- printing
+
+@dataclass
+class AesCode:
+    code: str
+    rk_words: int
+    nr: int
+    keybits: int = 0
+    slicing: str = ""
+    stats: dict = field(default_factory=dict)
+
+
+def _header_comment(prefix: str, keybits: int, slicing: str, c: Compiled) -> str:
+    nr = AF.ROUNDS[keybits]
+    return f"""/* {prefix}_aes_encrypt2: AES-{keybits} ({nr} rounds), {slicing} fixslicing, two blocks per call,
+ * generated Thumb-2 for {c.core} (ARMv7-M instructions only). Generated by gen/kernels/aes_thumb2.py.
+ *
+ * Fixslicing (Adomnicai and Peyrin, TCHES 2021/1): the 32 bytes of two blocks are transposed
+ * (SWAPMOVE) into eight 32-bit bit-planes, so one AND/EOR acts on one bit of all 32 bytes and
+ * the S-box is a Boolean circuit (Boyar-Peralta, 113 gates with its NOTs folded into the round
+ * keys). ShiftRows, a bit permutation inside every plane, is never executed: round j works on
+ * the state permuted by ShiftRows^-a(j) and uses a MixColumns variant twisted to match
+ * ({'four variants, a(j) = j mod 4' if slicing == 'ffs' else 'two variants plus an explicit ShiftRows^2 every other round'}); the
+ * round keys are stored pre-permuted and the leftover permutation is undone after unpacking.
+ * No table, no secret-dependent branch or address: constant time by construction.
+ *
+ * Registers: r0 = rk for the whole call; r1-r12 and lr hold the {c.n_ops} IR values, allocated by
+ * furthest-next-use (Belady) after a register-pressure list schedule; out and in are pushed with
+ * the callee-saved registers and reloaded when needed. Spill code: {c.spills} stores, {c.reloads} reloads,
+ * {c.remats} round-key reloads, {c.base_reloads} pointer reloads; stack {c.stack_bytes} bytes.
+ * Cycle model (gen/sched/timing.py, zero wait states): {c.cycles} cycles per call
+ * = {c.cycles_per_byte:.1f} cycles/byte, {len(c.insns)} instructions. Schedule seed {c.seed}.
+ * in and out may be unaligned (single-word LDR/STR only) and may be the same buffer.
+ */"""
+
+
+def asm_text(prefix: str, c: Compiled) -> list:
+    sym = f"{prefix}_aes_encrypt2"
+    lines = [f'.pushsection .text.{sym},"ax",%progbits', ".syntax unified", ".thumb", ".balign 4",
+             f".global {sym}", f".type {sym}, %function", ".thumb_func", f"{sym}:"]
+    lines += [f"    {i.text()}" for i in c.insns]
+    lines += [f".size {sym}, .-{sym}", ".popsection"]
+    return lines
+
+
+def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) -> AesCode:
+    nr = AF.check_args(keybits, slicing)
+    c = compile_encrypt2(keybits, slicing, core, seed)
+    ks = aes_keyschedule.keyschedule_ir(keybits, slicing)
+    ks_fn = c_backend.function(
+        f"static void {prefix}_aes_keyschedule(uint32_t *rk, const uint8_t *key)", ks,
+        {"key": ("bytes_le", "key"), "rk": ("words", "rk")})
+    ks_head = (f"/* AES-{keybits} key schedule -> fixsliced ({slicing}) round keys, {nr + 1} x 8 words; "
+               f"C printed from the IR of gen/kernels/aes_keyschedule.py (bitsliced SubWord, "
+               f"no table, no key-dependent index or branch). */\n")
+    out = [ks_head + ks_fn, _header_comment(prefix, keybits, slicing, c),
+           f"void {prefix}_aes_encrypt2(const uint32_t *rk, uint8_t *out, const uint8_t *in);",
+           "__asm__("]
+    for ln in asm_text(prefix, c):
+        out.append('    "' + ln.replace("\\", "\\\\").replace('"', '\\"') + '\\n"')
+    out.append(");")
+    stats = {"encrypt2": c.n_ops, "keyschedule": ks.stats(),
+             "thumb2": {"cycles": c.cycles, "cycles_per_byte": round(c.cycles_per_byte, 2),
+                        "instructions": len(c.insns), "spills": c.spills, "reloads": c.reloads,
+                        "remats": c.remats, "base_reloads": c.base_reloads,
+                        "stack_bytes": c.stack_bytes, "core": core, "seed": seed}}
+    return AesCode(code="\n".join(out) + "\n", rk_words=8 * (nr + 1), nr=nr, keybits=keybits,
+                   slicing=slicing, stats=stats)
+
+
+if __name__ == "__main__":      # offline: python -m gen.kernels.aes_thumb2 [iters] [kind...]
+    import sys
+    iters = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
+    kinds = sys.argv[2:] or all_kinds()
+    found = dict(ORDERS)
+    for kind in kinds:
+        prog = segment_program(kind)
+        old = found.get(kind)
+        new = search_order(kind, iters, seed=1, start=old)
+        if old is None or order_cost(prog, new) < order_cost(prog, old):
+            found[kind] = new
+        print(f"{kind}: cost {order_cost(prog, found[kind])}", file=sys.stderr)
+    with open(__file__.replace("aes_thumb2.py", "aes_thumb2_orders.py"), "w") as f:
+        f.write('"""Evaluation orders of the fixsliced AES segments (op positions inside each segment,\n'
+                'see gen/kernels/aes_thumb2.py build()); DATA written by `python -m gen.kernels.aes_thumb2`\n'
+                '(simulated annealing, search_order).  Any topological order is correct; these minimize spills."""\n\n')
+        f.write("ORDERS = {\n")
+        for kind in sorted(found):
+            f.write(f"    {kind!r}: {tuple(found[kind])!r},\n")
+        f.write("}\n")

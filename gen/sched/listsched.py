@@ -1,0 +1,237 @@
+"""List scheduling for straight-line code, with the timing table of gen/sched/timing.py as cost.
+
+On Cortex-M3/M4 every ALU instruction issues in one cycle and its result is usable by the
+next instruction, so an in-order schedule pays only for (``timing.pair_adjust``):
+
+* memory instructions: LDR/STR cost 2, but a single load or store right behind a single load
+  costs 1 (pipelined) unless its address register is the register that load wrote;
+* the address-generation stall: +1 when a load/store uses as base a register the directly
+  preceding data-processing instruction wrote;
+* and, above all, spill code: with 13 usable registers every extra live value may become a
+  store and a reload (2 + 2 cycles).
+
+So scheduling is done twice:
+
+1. ``schedule(program)`` (before register allocation): a greedy list scheduler over the IR
+   dependence graph that keeps register pressure low.  Among the ready ops it prefers the one
+   with the smallest change in live values (values whose last use it is are freed, its result
+   is a new one); ties go to the op that reads the most recently computed values (depth-first:
+   finish what was started), then to the op's position in the generator's order, and, with
+   ``seed != 0``, to a seeded random key.  A round-key load is not scheduled before the op
+   that consumes it is otherwise ready (it would only hold a register).
+2. ``post_schedule(insns)`` (after allocation): reorders the allocated instructions within
+   the dependences on physical registers and stack slots so that loads and stores follow
+   loads (pipelining) and no load/store directly follows the write of its base register.
+
+``cycles(insns, core)`` prices a final instruction list with ``timing.sequence_cycles``.
+"""
+from __future__ import annotations
+
+import heapq
+import random
+
+from gen import ir
+from gen.sched import timing as T
+
+
+def dependences(program: ir.Program) -> list:
+    """preds[i] = ops that must come before op i: producers of its operands, and for a
+    store every load of an input memory (in and out may be the same buffer)."""
+    where: dict = {}
+    preds: list = []
+    loads_of_inputs: list = []
+    for i, op in enumerate(program.ops):
+        p = {where[r] for r in op.reads()}
+        if op.kind == "st":
+            p.update(loads_of_inputs)
+        elif op.kind == "ld" and program.mems[op.mem][1] == "r" and op.mem != "rk":
+            loads_of_inputs.append(i)
+        preds.append(p)
+        if op.dst is not None:
+            where[op.dst] = i
+    return preds
+
+
+def schedule(program: ir.Program, seed: int = 0, strategy: str = "pressure",
+             segments: list | None = None, rank: list | None = None) -> list:
+    """An order of program.ops (a list of op indices) respecting the dependences.
+
+    strategy 'source' keeps the generator's order; 'pressure' is the greedy described above.
+    ``segments[i]`` (optional): ops of a lower segment go first whenever one is ready (the
+    program is scheduled piece by piece); ``rank[i]`` (optional, None = free): a fixed order
+    for some ops, which then take precedence over the greedy key within their segment."""
+    n = len(program.ops)
+    if strategy == "source":
+        return list(range(n))
+    if strategy != "pressure":
+        raise ValueError(f"unknown strategy {strategy!r}; allowed: source, pressure")
+    rng = random.Random(seed)
+    jitter = [rng.random() if seed else 0.0 for _ in range(n)]
+    ops = program.ops
+    preds = dependences(program)
+    succs: list = [[] for _ in range(n)]
+    for i, p in enumerate(preds):
+        for j in p:
+            succs[j].append(i)
+    npred = [len(p) for p in preds]
+    remaining: dict = {}
+    for op in ops:
+        for r in set(op.reads()):
+            remaining[r] = remaining.get(r, 0) + 1
+    born: dict = {}
+    # a load is "deferred": it becomes a candidate only when one of its consumers has all
+    # its other operands available
+    is_load = [op.kind == "ld" for op in ops]
+    ready: set = {i for i in range(n) if npred[i] == 0 and not is_load[i]}
+    loads_waiting: set = {i for i in range(n) if npred[i] == 0 and is_load[i]}
+    order: list = []
+    done = [False] * n
+
+    def release_loads():
+        # a waiting load becomes ready when some consumer waits only for it (or nothing)
+        for li in list(loads_waiting):
+            for c in succs[li]:
+                if all(done[p] or p == li for p in preds[c]):
+                    loads_waiting.discard(li)
+                    ready.add(li)
+                    break
+
+    seg = segments or [0] * n
+    rk_ = [(0, r) if r is not None else (1, 0) for r in (rank or [None] * n)]
+
+    def key(i):
+        op = ops[i]
+        reads = set(op.reads())
+        kills = sum(1 for r in reads if remaining[r] == 1)
+        delta = (1 if op.dst is not None else 0) - kills
+        recent = max((born.get(r, -1) for r in reads), default=-1)
+        return (seg[i], rk_[i], delta, -recent, jitter[i], i)
+
+    step = 0
+    while len(order) < n:
+        if not ready:
+            release_loads()
+            if not ready:           # only loads left whose consumers need other loads
+                ready.add(min(loads_waiting))
+                loads_waiting.discard(min(loads_waiting))
+        best = min(ready, key=key)
+        ready.discard(best)
+        order.append(best)
+        done[best] = True
+        op = ops[best]
+        for r in set(op.reads()):
+            remaining[r] -= 1
+        if op.dst is not None:
+            born[op.dst] = step
+        step += 1
+        for s in succs[best]:
+            npred[s] -= 1
+            if npred[s] == 0:
+                (loads_waiting if is_load[s] else ready).add(s)
+        release_loads()
+    assert len(set(order)) == n
+    return order
+
+
+# ---------------------------------------------------------------------------------------
+# After register allocation.
+# ---------------------------------------------------------------------------------------
+def _mem_key(insn):
+    """Memory location an ldr/str touches, for ordering: stack slots by slot id / offset,
+    read-only memories never conflict, everything else is one location ('io')."""
+    if insn.base == "sp":
+        return ("sp", insn.slot if insn.slot is not None else ("off", insn.offset))
+    return ("mem", insn.base)
+
+
+def post_schedule(insns: list, core: str = "cortex-m4", seed: int = 0,
+                  readonly_bases: frozenset = frozenset()) -> list:
+    """Reorder allocated instructions (no push/pop/branches inside) to pipeline memory
+    accesses, within register and memory dependences.
+
+    A load/store whose base register is in ``readonly_bases`` and that is a load reads
+    memory nothing here writes (rk), so it has no memory dependence.  Other memory accesses
+    to non-stack memory are kept in order among themselves."""
+    n = len(insns)
+    preds: list = [set() for _ in range(n)]
+    last_write: dict = {}
+    reads_since: dict = {}
+    mem_last_write: dict = {}
+    mem_reads_since: dict = {}
+    io_last = None
+    for i, ins in enumerate(insns):
+        p = preds[i]
+        for r in ins.reads():
+            if r in last_write:
+                p.add(last_write[r])
+        for r in ins.writes():
+            if r in last_write:
+                p.add(last_write[r])
+            p.update(reads_since.get(r, ()))
+        if ins.mnem in ("ldr", "str"):
+            k = _mem_key(ins)
+            if k[0] == "sp":
+                if ins.mnem == "ldr":
+                    if k in mem_last_write:
+                        p.add(mem_last_write[k])
+                    mem_reads_since.setdefault(k, []).append(i)
+                else:
+                    if k in mem_last_write:
+                        p.add(mem_last_write[k])
+                    p.update(mem_reads_since.get(k, ()))
+                    mem_last_write[k] = i
+                    mem_reads_since[k] = []
+            elif not (ins.mnem == "ldr" and ins.base in readonly_bases):
+                if io_last is not None:
+                    p.add(io_last)
+                io_last = i
+        for r in ins.reads():
+            reads_since.setdefault(r, []).append(i)
+        for r in ins.writes():
+            last_write[r] = i
+            reads_since[r] = []
+        p.discard(i)
+    succs: list = [[] for _ in range(n)]
+    npred = [0] * n
+    for i, p in enumerate(preds):
+        npred[i] = len(p)
+        for j in p:
+            succs[j].append(i)
+    rng = random.Random(seed)
+    jitter = [rng.random() * 0.5 if seed else 0.0 for _ in range(n)]
+    tim = [ins.timing() for ins in insns]
+    ready: list = [(i + jitter[i], i) for i in range(n) if npred[i] == 0]
+    heapq.heapify(ready)
+    out: list = []
+    prev = None
+    while ready:
+        pick = None
+        if prev is not None and prev.cls in T.PIPE_SOURCE:
+            # any ready single load/store that pipelines behind the previous load
+            cands = [(k, i) for k, i in ready if tim[i].cls in T.PIPE_SINK
+                     and prev.writes.isdisjoint(tim[i].addr_regs)]
+            if cands:
+                pick = min(cands)
+        if pick is None:
+            pick = ready[0]
+            if prev is not None and tim[pick[1]].cls in T.ADDRESS_USERS and \
+                    T.pair_adjust(prev, tim[pick[1]]) > 0:
+                alts = [(k, i) for k, i in ready if T.pair_adjust(prev, tim[i]) <= 0]
+                if alts:
+                    pick = min(alts)
+        ready.remove(pick)
+        heapq.heapify(ready)
+        i = pick[1]
+        out.append(insns[i])
+        prev = tim[i]
+        for s in succs[i]:
+            npred[s] -= 1
+            if npred[s] == 0:
+                heapq.heappush(ready, (s + jitter[s], s))
+    assert len(out) == n
+    return out
+
+
+def cycles(insns, core: str) -> int:
+    """Modelled cycles of a straight-line instruction list (gen.sched.timing)."""
+    return T.sequence_cycles([i.timing() for i in insns], core)

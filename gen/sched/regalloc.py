@@ -1,0 +1,258 @@
+"""Register allocation of a scheduled straight-line IR program onto Thumb-2 registers.
+
+Input: a ``gen.ir.Program``, an order of its ops (``gen.sched.listsched.schedule``), the
+registers to use, and where each memory's base pointer lives:
+
+* ``pinned``: a register that holds the base for the whole program (rk: every round loads
+  from it, so it is never evicted);
+* ``home``: the base arrives in a register and also has a copy on the stack (the prologue
+  pushes it), so evicting it costs nothing and a reload is one ``ldr rX, [sp, #home]``
+  (in and out: in is needed for the first eight loads, out for the last eight stores).
+
+The allocator walks the ops once, in order (linear scan with Belady's furthest-next-use
+eviction):
+
+* an operand that is not in a register is reloaded into a free register;
+* when no register is free, the value whose next use is furthest away is evicted; a value
+  that already has a memory copy is *clean* (a loaded round-key word is reloaded from rk, a
+  value spilled once keeps its slot) and evicting it costs only the later reload, so its
+  distance counts ``clean_bonus`` times; a dirty value is stored to a stack slot first;
+* operands whose last use is this op free their register before the destination is
+  chosen (``eor r3, r3, r5`` is fine);
+* stack slots are reused once their value is dead.
+
+The result is a list of ``gen.isa.thumb2.Insn`` with symbolic stack slots, plus counts.
+Deterministic; ``seed`` only breaks ties between equally good free registers / victims.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from gen import ir
+from gen.isa import thumb2 as t2
+
+ALLOCATABLE = tuple(f"r{i}" for i in range(13)) + ("lr",)
+
+
+@dataclass
+class BaseSpec:
+    kind: str                 # 'pinned' | 'home'
+    reg: str                  # register at entry
+    home: int | None = None   # for 'home': symbolic slot id of its stack copy (negative ids: frame)
+
+
+@dataclass
+class Allocation:
+    insns: list               # t2.Insn, slots symbolic
+    n_slots: int              # spill slots used (slot ids 0..n_slots-1)
+    spills: int               # spill stores
+    reloads: int              # reloads of spilled values from the stack
+    remats: int               # reloads of clean memory values (round keys) from their memory
+    base_reloads: int         # reloads of in/out base pointers
+    used_regs: set = field(default_factory=set)
+
+
+class _Value:
+    __slots__ = ("name", "uses", "ui", "reg", "slot", "remat", "home")
+
+    def __init__(self, name, uses):
+        self.name = name
+        self.uses = uses        # sorted op positions that read it
+        self.ui = 0             # index of the next use in uses
+        self.reg = None
+        self.slot = None        # spill slot (symbolic)
+        self.remat = None       # (mem, index) when it is a load from a read-only memory
+        self.home = None        # stack slot of a base pointer
+
+    def next_use(self, pos):
+        u = self.uses
+        i = self.ui
+        while i < len(u) and u[i] < pos:
+            i += 1
+        self.ui = i
+        return u[i] if i < len(u) else None
+
+    @property
+    def clean(self):
+        return self.slot is not None or self.remat is not None or self.home is not None
+
+
+def allocate(program: ir.Program, order: list, bases: dict, regs=ALLOCATABLE, seed: int = 0,
+             clean_bonus: float = 2.0, remat_mems=("rk",), pick: str = "lru") -> Allocation:
+    """``pick``: which free register a new value gets: 'first' (lowest name) or 'lru' (the one
+    untouched the longest: fewer false dependences for the post-allocation scheduler, so
+    reloads and spill stores can move next to other loads)."""
+    rng = random.Random(seed)
+    assert pick in ("first", "lru"), pick
+    ops = [program.ops[i] for i in order]
+    # uses of every vreg and of every base pointer ('@mem')
+    uses: dict = {}
+    for pos, op in enumerate(ops):
+        for r in op.reads():
+            uses.setdefault(r, []).append(pos)
+        if op.kind in ("ld", "st"):
+            uses.setdefault("@" + op.mem, []).append(pos)
+    vals: dict = {}
+
+    def val(name):
+        v = vals.get(name)
+        if v is None:
+            v = vals[name] = _Value(name, uses.get(name, []))
+        return v
+
+    pinned = {spec.reg for spec in bases.values() if spec.kind == "pinned"}
+    pool = [r for r in regs if r not in pinned]
+    reg_of: dict = {r: None for r in pool}       # register -> value
+    for mem, spec in bases.items():
+        v = val("@" + mem)
+        v.reg = spec.reg
+        if spec.kind == "home":
+            v.home = spec.home
+            assert spec.reg in reg_of, spec
+            reg_of[spec.reg] = v
+    out: list = []
+    free_slots: list = []
+    n_slots = 0
+    counts = {"spills": 0, "reloads": 0, "remats": 0, "base_reloads": 0}
+    used = set(pinned)
+    touched: dict = {}      # register -> index in ``out`` of the last instruction naming it
+
+    def base_reg(mem):
+        return vals["@" + mem].reg
+
+    def evict(pos, locked):
+        nonlocal n_slots
+        best, best_score = None, None
+        cands = [r for r in pool if r not in locked]
+        for r in cands:
+            v = reg_of[r]
+            if v is None:
+                return r
+        for r in cands:
+            v = reg_of[r]
+            nu = v.next_use(pos)
+            d = float("inf") if nu is None else (nu - pos) * (clean_bonus if v.clean else 1.0)
+            score = (d, rng.random())
+            if best_score is None or score > best_score:
+                best, best_score = r, score
+        v = reg_of[best]
+        if v.next_use(pos) is not None and not v.clean:
+            if free_slots:
+                v.slot = free_slots.pop()
+            else:
+                v.slot = n_slots
+                n_slots += 1
+            out.append(t2.str_slot(best, v.slot, note=f"spill {_vname(v.name)}"))
+            counts["spills"] += 1
+        v.reg = None
+        reg_of[best] = None
+        return best
+
+    def get_reg(pos, locked):
+        free = [r for r in pool if reg_of[r] is None and r not in locked]
+        if free:
+            if len(free) == 1:
+                r = free[0]
+            elif seed == 0:
+                r = free[0] if pick == "first" else min(free, key=lambda x: (touched.get(x, -1), pool.index(x)))
+            else:
+                r = free[rng.randrange(len(free))]
+        else:
+            r = evict(pos, locked)
+        used.add(r)
+        return r
+
+    def load_value(v, pos, locked):
+        r = get_reg(pos, locked)
+        if v.home is not None:
+            out.append(t2.ldr_slot(r, v.home, note=f"reload {_vname(v.name)}"))
+            counts["base_reloads"] += 1
+        elif v.remat is not None:
+            mem, index = v.remat
+            out.append(t2.ldr(r, base_reg(mem), 4 * index, note=f"reload {_vname(v.name)}"))
+            counts["remats"] += 1
+        else:
+            assert v.slot is not None, f"value {v.name} lost"
+            out.append(t2.ldr_slot(r, v.slot, note=f"reload {_vname(v.name)}"))
+            counts["reloads"] += 1
+        v.reg = r
+        reg_of[r] = v
+        return r
+
+    def kill(v):
+        if v.reg is not None and v.reg in reg_of:
+            reg_of[v.reg] = None
+        v.reg = None
+        if v.slot is not None:
+            free_slots.append(v.slot)
+            v.slot = None
+
+    for pos, op in enumerate(ops):
+        operands = [val(r) for r in op.reads()]
+        if op.kind in ("ld", "st"):
+            operands.append(val("@" + op.mem))
+        locked = set()
+        for v in operands:
+            if v.reg is None:
+                load_value(v, pos, locked)
+            locked.add(v.reg)
+        assign = {v.name: v.reg for v in operands}
+        dying = [v for v in operands if v.next_use(pos + 1) is None]
+        for v in dying:
+            if v.reg in pinned:
+                continue
+            kill(v)
+            locked.discard(assign[v.name])
+        if op.dst is not None:
+            d = val(op.dst)
+            r = get_reg(pos, locked)
+            d.reg = r
+            reg_of[r] = d
+            assign[op.dst] = r
+            if op.kind == "ld" and op.mem in remat_mems:
+                d.remat = (op.mem, op.index)
+        insn = t2.lower(op, lambda x: assign[x], lambda m: assign["@" + m])
+        out.append(insn)
+        for r in insn.reads() | insn.writes():
+            touched[r] = len(out)
+        if op.dst is not None and not uses.get(op.dst):
+            kill(val(op.dst))
+    return Allocation(out, n_slots, counts["spills"], counts["reloads"], counts["remats"],
+                      counts["base_reloads"], used)
+
+
+def _vname(name) -> str:
+    return f"v{name}" if isinstance(name, int) else f"{name[1:]} pointer" if str(name).startswith("@") else str(name)
+
+
+def check_allocation(program: ir.Program, order: list, alloc: Allocation, bases: dict) -> None:
+    """Raise AssertionError unless every register read holds the value the IR op expects.
+
+    Symbolic check, independent of any input: each register and stack slot carries the IR
+    value (or base pointer) last written to it; every lowered op must read its operands' values."""
+    reg_holds: dict = {spec.reg: f"{mem} pointer" for mem, spec in bases.items()}
+    slot_holds: dict = {}
+    ops = [program.ops[i] for i in order]
+    k = 0
+    for insn in alloc.insns:
+        if insn.note.startswith(("spill", "reload")):
+            name = insn.note.split(" ", 1)[1]
+            if insn.mnem == "str":
+                assert reg_holds.get(insn.srcs[0]) == name, (insn.text(), reg_holds.get(insn.srcs[0]))
+                slot_holds[insn.slot] = name
+            else:
+                if insn.base == "sp" and insn.slot is not None and insn.slot >= 0:
+                    assert slot_holds.get(insn.slot) == name, (insn.text(), slot_holds.get(insn.slot))
+                reg_holds[insn.dst] = name
+            continue
+        op = ops[k]
+        k += 1
+        want = [_vname(r) for r in op.reads()]
+        got = [reg_holds.get(r) for r in insn.srcs]
+        assert got == want, (str(op), insn.text(), got, want)
+        if op.kind in ("ld", "st"):
+            assert reg_holds.get(insn.base) == f"{op.mem} pointer", (insn.text(), reg_holds.get(insn.base))
+        if op.dst is not None:
+            reg_holds[insn.dst] = _vname(op.dst)
+    assert k == len(ops)

@@ -1,0 +1,50 @@
+"""Targets `cortex-m4` and `cortex-m3`: fixsliced AES and GHASH, both in generated Thumb-2.
+
+AES: gen/kernels/aes_thumb2.py (ARMv7-M instructions only, so the M3 and M4 kernels differ
+only in the core their schedule was costed for). GHASH: gen/kernels/ghash_thumb2.py —
+`ctmul` is the constant-time holes multiply (UMULL/UMLAL on Cortex-M4, where they take one
+cycle whatever the operands; MUL and RBIT only on Cortex-M3, whose long multiplies end early
+on small operands), `table4`/`table8` are Shoup's table methods, faster but NOT constant-time.
+"""
+from __future__ import annotations
+
+from gen.config import Config
+from gen.kernels import aes_thumb2, ctr_xor, ghash_thumb2
+from gen.targets.common import KernelSet
+
+HK_COMMENT = {
+    "ctmul": "H-derived words for the constant-time holes multiply",
+    "table4": "per-key 4-bit tables of multiples of H (NOT constant-time)",
+    "table8": "per-key 8-bit table of multiples of H (NOT constant-time)",
+}
+
+
+def target_guard(target: str) -> str:
+    if target == "cortex-m4":
+        cond = "!defined(__thumb2__) || !defined(__ARM_ARCH_7EM__)"
+        what = "Thumb-2 for ARMv7E-M (Cortex-M4: -mcpu=cortex-m4 -mthumb)"
+    elif target == "cortex-m3":
+        cond = "!defined(__thumb2__) || !(defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))"
+        what = "Thumb-2 for ARMv7-M or ARMv7E-M (Cortex-M3/M4: -mcpu=cortex-m3 -mthumb)"
+    else:
+        raise ValueError(f"target must be cortex-m4 or cortex-m3 (got {target!r})")
+    return (f"/* target: {target}; the AES kernel is Thumb-2 assembly */\n"
+            f"#if {cond}\n"
+            f"#error \"this drop is generated for {target}: compile it as {what}\"\n"
+            f"#endif")
+
+
+def kernels(config: Config) -> KernelSet:
+    core = config.target
+    if core not in ("cortex-m4", "cortex-m3"):
+        raise ValueError(f"cortex_m.kernels: target must be cortex-m4 or cortex-m3 (got {core!r})")
+    aes = aes_thumb2.thumb2(config.prefix, config.keybits, config.slicing, core, config.seed)
+    gh = ghash_thumb2.thumb2(config.prefix, config.ghash, core)
+    return KernelSet(
+        sections=[aes.code, gh.code, ctr_xor.thumb2(config.prefix)],
+        rk_words=aes.rk_words,
+        hk_words=gh.hk_words,
+        rk_comment=f"fixsliced ({config.slicing}) round keys, {aes.nr + 1} x 8 words",
+        hk_comment=HK_COMMENT[config.ghash],
+        target_guard=target_guard(core),
+    )
