@@ -26,7 +26,7 @@ toolchain:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-arm-none-eabi libnewlib-arm-none-eabi >/dev/null; }
 
 test: setup
-	$(PY) -m pytest -q -n $(JOBS) --dist loadfile -p no:cacheprovider
+	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider
 
 clean-venv:
 	rm -rf $(VENV)

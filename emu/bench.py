@@ -7,7 +7,9 @@ right before it and read right after it returns.
 
 What is measured (SPEC §4 `metrics`):
 
-* ``key_setup_cycles``      ``PREFIX_init`` with a fixed key of the drop's length;
+* ``key_setup_cycles``      ``PREFIX_init`` with a fixed key of the drop's length; of which
+                            ``key_schedule_cycles`` (the AES key schedule alone) and
+                            ``ghash_init_cycles`` (H-derived values and tables alone);
 * ``ecb_cycles_per_block``  ``PREFIX_ecb_encrypt`` on 2 blocks and on 64 blocks, per block,
                             as ``{"2": …, "64": …}`` (the kernel encrypts two blocks at once);
 * ``ghash_cycles_per_byte`` ``PREFIX_ghash`` over 4096 bytes (256 blocks);
@@ -16,7 +18,9 @@ What is measured (SPEC §4 `metrics`):
 * ``text_bytes`` / ``rodata_bytes``  the drop compiled alone (``toolchain.drop_sizes``);
 * ``ctx_bytes``             ``sizeof(PREFIX_ctx)``, read from the size of the driver's static context;
 * ``stack_bytes``           the deepest stack of all benchmarked calls (stack painting, Machine.call);
-* ``table_bytes`` / ``cache_bytes``  RAM for GHASH tables / FACE caches (0: none yet).
+* ``table_bytes`` / ``cache_bytes``  RAM for GHASH tables / FACE caches: ``cache_bytes`` is the
+                            FACE part of ``PREFIX_stream`` (table, per-run constants, state words;
+                            ``face_cache_bytes``), 0 without FACE.
 
 Every input is fixed and the model has no randomness, so the figures are identical from run
 to run (the build writes them into the manifest, and a regenerated drop must not change a
@@ -26,6 +30,7 @@ depend on the compiler version, which ``compiler`` names.
 """
 from __future__ import annotations
 
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -38,6 +43,18 @@ SIZES = (16, 64, 256, 1024, 4096, 8192)
 ECB_BLOCKS = (2, 64)
 GHASH_BYTES = 4096
 CTX_SYMBOL = "sg_ctx"          # emu/driver.c: `static F(ctx) sg_ctx;`, its size is sizeof(PREFIX_ctx)
+
+
+def face_cache_bytes(header: str) -> int:
+    """RAM of the FACE part of PREFIX_stream (0 without FACE): the four state words, the per-run
+    constants `face_fs[N]` and the table `face_tab[M]` (uint32_t each), read from the struct."""
+    m = re.search(r"typedef struct \{(.*?)\} \w+_stream;", header, re.S)
+    if not m or "face_tab[" not in m.group(1):
+        return 0
+    body = m.group(1)
+    words = sum(int(n) for n in re.findall(r"face_(?:fs|tab)\[(\d+)\]", body))
+    flags = re.search(r"uint32_t (face_\w+(?:, face_\w+)*);", body)
+    return 4 * (words + (len(flags.group(1).split(",")) if flags else 0))
 
 
 class BenchError(Exception):
@@ -76,7 +93,7 @@ class _Bench:
         self.stack = 0
 
     def addr(self, fn: str) -> int:
-        name = f"{self.prefix}_{fn}"
+        name = fn if fn.startswith("sg_") else f"{self.prefix}_{fn}"
         if name not in self.fw.symbols:
             raise BenchError(f"the drop has no function {name}")
         return self.fw.addr(name)
@@ -88,7 +105,7 @@ class _Bench:
         try:
             rc = self.machine.call(func, *args)
         except EmulationError as exc:
-            raise BenchError(f"{self.prefix}_{fn}: {exc}") from None
+            raise BenchError(f"{fn}: {exc}") from None
         cycles = self.counter.cycles
         if expect is not None and rc != expect & 0xFFFFFFFF:
             raise BenchError(f"{self.prefix}_{fn} returned {rc - (1 << 32) if rc >> 31 else rc}")
@@ -124,6 +141,11 @@ def bench_drop(header_path: Path, prefix: str, target: str, keybits: int, workdi
     key = m.alloc(keylen, _pattern(keylen, 1), readonly=True)
     say(f"{prefix}: key setup")
     key_setup = b.measure("init", ctx, key, keylen)
+    say(f"{prefix}: key schedule and GHASH key set-up alone")
+    scratch = m.alloc(max(ctx_bytes, 8192))
+    key_schedule = b.measure("sg_keyschedule", scratch, key, expect=None)
+    h = m.alloc(16, _pattern(16, 7), readonly=True)
+    ghash_init = b.measure("sg_ghash_init", scratch, h, expect=None)
 
     ecb = {}
     for nblocks in ECB_BLOCKS:
@@ -153,6 +175,8 @@ def bench_drop(header_path: Path, prefix: str, target: str, keybits: int, workdi
         "core": fw.core,
         "compiler": compiler_version(),
         "key_setup_cycles": key_setup,
+        "key_schedule_cycles": key_schedule,
+        "ghash_init_cycles": ghash_init,
         "ecb_cycles_per_block": ecb,
         "ghash_cycles_per_byte": _r2(ghash / GHASH_BYTES),
         "cycles": cycles,
@@ -161,7 +185,7 @@ def bench_drop(header_path: Path, prefix: str, target: str, keybits: int, workdi
         "rodata_bytes": sizes_info["rodata_bytes"],
         "ctx_bytes": ctx_bytes,
         "table_bytes": 0,
-        "cache_bytes": 0,
+        "cache_bytes": face_cache_bytes(header_path.read_text()),
         "stack_bytes": b.stack,
     }
 

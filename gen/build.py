@@ -65,6 +65,10 @@ def build(config: Config, command: str, out_dir: Path) -> BuildResult:
             raise ConstantTimeError(f"claims constant time but the checker disagrees:\n{ct}")
         progress(f"{config.name}: measuring (cycle model)")
         metrics = bench_drop(hpath, config.prefix, config.target, config.keybits, work, firmware=firmware)
+        metrics["round_key_bytes"] = 4 * ks.rk_words
+        metrics["ghash_key_bytes"] = 4 * ks.hk_words
+        if not config.constant_time:          # the per-key GHASH tables live in the context
+            metrics["table_bytes"] = 4 * ks.hk_words
     manifest = manifest_for(config, ks, report, metrics, ct.status)
     path = write_drop(out_dir, config.name, header, manifest)
     return BuildResult(config, path, manifest)

@@ -42,7 +42,7 @@ SUPPORTED = {
 }
 for _bits in ("aes128", "aes192", "aes256"):          # fixsliced AES in Thumb-2 (issue 3)
     for _core in ("cortex-m4", "cortex-m3"):
-        SUPPORTED[(_bits, "gcm", _core)] = {"slicing": ("ffs", "sfs"), "face": ("off",),
+        SUPPORTED[(_bits, "gcm", _core)] = {"slicing": ("ffs", "sfs"), "face": ("off", "r1", "r2"),
                                             "ghash": ("ctmul", "table4", "table8")}
 
 NOT_CONSTANT_TIME_GHASH = ("table4", "table8")

@@ -22,14 +22,25 @@ _PRESETS = [
     _aes("aes128gcm-m4-ffs", 128, "cortex-m4"),
     _aes("aes192gcm-m4-ffs", 192, "cortex-m4"),
     _aes("aes256gcm-m4-ffs", 256, "cortex-m4"),
-    _aes("aes128gcm-m4-sfs", 128, "cortex-m4", slicing="sfs", default=False),
+    _aes("aes128gcm-m4-sfs", 128, "cortex-m4", slicing="sfs"),
+    _aes("aes192gcm-m4-sfs", 192, "cortex-m4", slicing="sfs"),
+    _aes("aes256gcm-m4-sfs", 256, "cortex-m4", slicing="sfs"),
     _aes("aes128gcm-m3-ffs", 128, "cortex-m3"),
-    _aes("aes256gcm-m3-ffs", 256, "cortex-m3", default=False),
+    _aes("aes192gcm-m3-ffs", 192, "cortex-m3"),
+    _aes("aes256gcm-m3-ffs", 256, "cortex-m3"),
+    _aes("aes128gcm-m3-sfs", 128, "cortex-m3", slicing="sfs"),
+    _aes("aes192gcm-m3-sfs", 192, "cortex-m3", slicing="sfs"),
+    _aes("aes256gcm-m3-sfs", 256, "cortex-m3", slicing="sfs"),
     # table GHASH: faster, NOT constant-time (the name says so: -nct)
     _aes("aes128gcm-m4-ffs-table4-nct", 128, "cortex-m4", ghash="table4"),
     _aes("aes192gcm-m4-ffs-table4-nct", 192, "cortex-m4", ghash="table4", default=False),
     _aes("aes256gcm-m4-ffs-table4-nct", 256, "cortex-m4", ghash="table4", default=False),
     _aes("aes128gcm-m4-ffs-table8-nct", 128, "cortex-m4", ghash="table8", default=False),
+    # FACE counter-mode caching in generated Thumb-2 (issue 5)
+    _aes("aes128gcm-m4-ffs-face-r2", 128, "cortex-m4", face="r2"),
+    _aes("aes128gcm-m4-ffs-face-r1", 128, "cortex-m4", face="r1", default=False),
+    _aes("aes256gcm-m4-ffs-face-r2", 256, "cortex-m4", face="r2", default=False),
+    _aes("aes128gcm-m3-ffs-face-r2", 128, "cortex-m3", face="r2"),
 ]
 
 PRESETS: dict[str, dict] = {name: data for name, _, data in _PRESETS}

@@ -116,6 +116,61 @@ def drops_table(manifests) -> str:
     return _markdown(head, rows, right_from=5)
 
 
+def aes_table(manifests) -> str:
+    """Issue 3's table: the fixsliced Thumb-2 AES, ffs/sfs x 128/192/256 x M3/M4, beside aadomn/aes."""
+    rows = []
+    pub = {(p.cipher, p.variant): p for p in PEERS if p.what == "aes"}
+    chosen = {}
+    for m in _sorted(manifests):
+        opt = m.get("options", {})
+        if m["target"] not in ("cortex-m4", "cortex-m3") or opt.get("face", "off") != "off" \
+                or opt.get("ghash") != "ctmul":
+            continue
+        chosen.setdefault((m["target"], opt.get("slicing"), m["cipher"]), m)
+    order = {"cortex-m3": 0, "cortex-m4": 1, "ffs": 0, "sfs": 1}
+    for key in sorted(chosen, key=lambda k: (order[k[0]], order[k[1]], k[2])):
+        m = chosen[key]
+        met = m["metrics"]
+        peer = pub.get((m["cipher"], key[1]))
+        rows.append([key[0], key[1], m["cipher"].upper().replace("AES", "AES-"), _num(aes_cpb(met)),
+                     f"{peer.cycles_per_byte:g} ({peer.platform})" if peer else "—",
+                     _num(met.get("key_schedule_cycles")), _num(met.get("text_bytes")),
+                     _num(met.get("round_key_bytes"))])
+    head = ["core", "slicing", "cipher", "AES c/B", "aadomn/aes c/B", "key schedule cycles",
+            ".text B (whole drop)", "round-key B"]
+    return _markdown(head, rows, right_cols={3, 5, 6, 7})
+
+
+def face_table(manifests) -> str | None:
+    """FACE drops beside the same configuration with face off: GCM c/B per size, the saving at
+    4 KiB, the break-even size (the first measured size where FACE is faster) and the RAM."""
+    ms = _sorted(manifests)
+
+    def twin(m):
+        for o in ms:
+            if all(o.get(k) == m.get(k) for k in ("cipher", "target")) and o["options"].get("face") == "off" \
+                    and all(o["options"].get(k) == m["options"].get(k) for k in ("slicing", "ghash")):
+                return o
+        return None
+    rows = []
+    for m in ms:
+        if m["options"].get("face", "off") == "off" or twin(m) is None:
+            continue
+        off, met = twin(m)["metrics"], m["metrics"]
+        sizes = sorted(met["cycles"], key=int)
+        even = next((n for n in sizes if met["cycles"][n] < off["cycles"][n]), None)
+        saving = 100.0 * (1 - met["cycles"]["4096"] / off["cycles"]["4096"])
+        rows.append([f"`{m['name']}`", f"`{twin(m)['name']}`"]
+                    + [f"{_num(off['cycles_per_byte'][n])} → {_num(met['cycles_per_byte'][n])}" for n in GCM_SIZES]
+                    + [f"{saving:.1f}%", f"{even} B" if even else "—", _num(met.get("cache_bytes")),
+                       _num(met.get("stack_bytes"))])
+    if not rows:
+        return None
+    head = (["FACE drop", "same with face off"] + [f"GCM c/B @{n}: off → FACE" for n in GCM_SIZES]
+            + ["saving @4096", "faster from (measured sizes)", "cache B", "stack B"])
+    return _markdown(head, rows, right_from=2)
+
+
 def best_match(peer: Peer, manifests) -> tuple[str, float] | None:
     """Our fastest drop measuring the same thing as `peer` (same cipher and variant)."""
     best = None
@@ -180,6 +235,12 @@ def perf_table(manifests) -> str:
                      "`ecb_encrypt` over 64 blocks. GHASH: `ghash` over 4096 bytes. Key setup: `init`. "
                      "Stack: the deepest of these calls, measured by painting the stack.")
         parts += [""] + [f"Model: {line}." for line in _models(manifests)]
+        parts += ["", "Fixsliced AES in Thumb-2 (two blocks per call, packing included; `ecb_encrypt` over "
+                  "64 blocks; the key schedule alone):", "", aes_table(manifests)]
+        face = face_table(manifests)
+        if face:
+            parts += ["", "FACE (whole GCM encrypt, 96-bit IV, per-message set-up and table fills included; "
+                      "the cache lives in the stream, on the stack for one-shot calls):", "", face]
     else:
         parts.append("No drops built yet: run `make`.")
     parts += ["", "Published figures, beside the closest of ours:", "", peers_table(manifests), "",

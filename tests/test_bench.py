@@ -22,7 +22,7 @@ from gen.errors import ConfigError
 PRESET = "aes128gcm-portable"
 KEYS = {"model", "core", "compiler", "key_setup_cycles", "ecb_cycles_per_block", "ghash_cycles_per_byte",
         "cycles", "cycles_per_byte", "text_bytes", "rodata_bytes", "ctx_bytes", "table_bytes",
-        "cache_bytes", "stack_bytes"}
+        "cache_bytes", "stack_bytes", "key_schedule_cycles", "ghash_init_cycles"}
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +51,10 @@ def test_all_metrics_present(metrics):
     assert set(metrics["cycles_per_byte"]) == set(metrics["cycles"])
     assert set(metrics["ecb_cycles_per_block"]) == {"2", "64"}
     assert "Cortex-M4" in metrics["model"] and metrics["core"] == "cortex-m4"
-    for k in ("key_setup_cycles", "text_bytes", "ctx_bytes", "stack_bytes"):
+    for k in ("key_setup_cycles", "key_schedule_cycles", "ghash_init_cycles", "text_bytes", "ctx_bytes",
+              "stack_bytes"):
         assert isinstance(metrics[k], int) and metrics[k] > 0, k
+    assert metrics["key_setup_cycles"] > metrics["key_schedule_cycles"] + metrics["ghash_init_cycles"]
     assert metrics["table_bytes"] == 0 and metrics["cache_bytes"] == 0
     json.dumps(metrics)                       # manifest-ready
 

@@ -14,15 +14,19 @@ Pipeline (nothing here is a cipher as text):
    sfs, twisted MixColumns, AddRoundKey) - and scheduled segment after segment.  Each kind
    of segment follows a fixed evaluation order from ``ORDERS`` (gen/kernels/aes_thumb2_orders.py,
    data found offline by ``search_order``: simulated annealing over topological orders, cost =
-   the spill code the allocator below produces for that segment alone with 13 registers);
+   ``order_cycles``, the modelled cycles of that segment alone after allocation and
+   post-scheduling, so spill code and its pipelining are both priced);
    a kind without a stored order uses the greedy register-pressure list scheduler.
-3. Registers (gen/sched/regalloc.allocate): r0 keeps the rk pointer; r1-r12 and lr (13
-   registers) hold values; out (r1) and in (r2) are pushed by the prologue, so evicting
-   them is free; values are spilled to stack slots by furthest next use (Belady); a round-key
-   word is never stored, it is reloaded from rk.
-4. Post-allocation scheduling (listsched.post_schedule) moves loads and stores behind loads
-   (LDR;LDR pipelining on Cortex-M3/M4) within the register and stack dependences, and the
-   cycle count is that of gen/sched/timing (the emulator's cycle model uses the same table).
+3. Registers (gen/sched/regalloc.allocate): all 14 registers r0-r12, lr hold values; the
+   three pointers rk (r0), out (r1) and in (r2) are pushed by the prologue, so evicting them
+   is free and a reload is one LDR from the frame (rk: once per round, before the round-key
+   loads; an extra register in the S-box saves about five spill instructions per round);
+   values are spilled to stack slots by furthest next use (Belady); a round-key word is never
+   stored, it is reloaded from rk.
+4. Post-allocation scheduling (listsched.post_schedule, the cheaper of its 'greedy' and 'gaps'
+   methods) moves loads and stores behind loads (LDR;LDR pipelining on Cortex-M3/M4) within
+   the register and stack dependences, and the cycle count is that of gen/sched/timing (the
+   emulator's cycle model uses the same table).
 
 Only single-word LDR/STR touch ``in``/``out`` (they may be unaligned: ARMv7-M allows that for
 LDR/STR, not for LDRD/LDM); ``in`` is read completely before ``out`` is written (in == out is
@@ -50,15 +54,31 @@ try:    # evaluation orders found offline by search_orders() (python -m gen.kern
 except ImportError:       # pragma: no cover - before the first search
     ORDERS: dict = {}
 
-#: the frame: r1 (out) and r2 (in) are pushed with the callee-saved registers
-PUSHED = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr")
+#: the frame: r0 (rk), r1 (out) and r2 (in) are pushed with the callee-saved registers, so
+#: all three pointers have a home on the stack and all 14 registers r0-r12, lr hold values
+PUSHED = ("r0", "r1", "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr")
 POPPED = ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "pc")
-HOME_OUT, HOME_IN = -1, -2
+HOME_OUT, HOME_IN, HOME_RK = -1, -2, -3
+N_ARGS_PUSHED = 3
 BASES = {
+    "rk": regalloc.BaseSpec("home", "r0", HOME_RK),
+    "out": regalloc.BaseSpec("home", "r1", HOME_OUT),
+    "in": regalloc.BaseSpec("home", "r2", HOME_IN),
+}
+#: the earlier frame (rk pinned in r0, 13 registers for values), kept for comparison
+BASES_PINNED_RK = {
     "rk": regalloc.BaseSpec("pinned", "r0"),
     "out": regalloc.BaseSpec("home", "r1", HOME_OUT),
     "in": regalloc.BaseSpec("home", "r2", HOME_IN),
 }
+
+
+def home_offset(slot: int, frame: int) -> int:
+    """sp offset of a home slot (negative id) or a spill slot, ``frame`` bytes of spill slots
+    below the pushed registers."""
+    if slot < 0:
+        return frame + 4 * PUSHED.index({HOME_RK: "r0", HOME_OUT: "r1", HOME_IN: "r2"}[slot])
+    return 4 * slot
 
 
 # --------------------------------------------------------------------------- the program
@@ -160,6 +180,20 @@ def frame_size(n_slots: int) -> int:
     return s
 
 
+def post(alloc, core: str, seed: int = 0) -> list:
+    """Post-allocation schedule: the cheaper (cycle model) of listsched's two methods."""
+    best = None
+    for method in POST_METHODS:
+        body = listsched.post_schedule(alloc.insns, core, seed, readonly=alloc.readonly, method=method)
+        c = listsched.cycles(body, core)
+        if best is None or c < best[0]:
+            best = (c, body)
+    return best[1]
+
+
+POST_METHODS = ("greedy", "gaps")
+
+
 def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
                      orders=None) -> Compiled:
     if core not in CORES:
@@ -168,15 +202,12 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
     order = listsched.schedule(seg.program, seed, "pressure", segments=seg.segment, rank=seg.rank)
     alloc = regalloc.allocate(seg.program, order, BASES, seed=seed)
     regalloc.check_allocation(seg.program, order, alloc, BASES)
-    body = listsched.post_schedule(alloc.insns, core, seed, readonly_bases=frozenset({"r0"}))
+    body = post(alloc, core, seed)
     s = frame_size(alloc.n_slots)
 
-    def offset(slot):
-        return {HOME_OUT: s, HOME_IN: s + 4}[slot] if slot < 0 else 4 * slot
-
-    body = [t2.resolve(i, offset) for i in body]
+    body = [t2.resolve(i, lambda slot: home_offset(slot, s)) for i in body]
     pro = [t2.push(PUSHED)] + ([t2.Insn("sub", dst="sp", srcs=("sp",), imm=s)] if s else [])
-    epi = [t2.Insn("add", dst="sp", srcs=("sp",), imm=s + 8), t2.pop(POPPED)]
+    epi = [t2.Insn("add", dst="sp", srcs=("sp",), imm=s + 4 * N_ARGS_PUSHED), t2.pop(POPPED)]
     insns = pro + body + epi
     t2.check_core(insns, core)
     return Compiled(insns=insns, body=body, cycles=listsched.cycles(insns, core),
@@ -212,7 +243,24 @@ def order_cost(prog: Program, order) -> int:
     return a.spills + a.reloads + a.remats
 
 
-def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: float = 3.0) -> tuple:
+def order_cycles(prog: Program, order, core: str = "cortex-m4") -> int:
+    """Modelled cycles of segment ``prog`` evaluated in ``order``: allocated with the kernel's
+    registers, post-scheduled like the kernel (``post``), counted from the last input load to
+    the first output store (the loads/stores of the harness are not part of the segment)."""
+    n = len(prog.ops)
+    full = list(range(8)) + [8 + g for g in order] + list(range(n - 8, n))
+    a = regalloc.allocate(prog, full, BASES)
+    ins = a.insns
+    lo = max(k for k, i in enumerate(ins) if i.mnem == "ldr" and not i.note and k not in a.readonly
+             and k < len(ins) // 2) + 1
+    hi = min(k for k, i in enumerate(ins) if i.mnem == "str" and not i.note)
+    mid = regalloc.Allocation(ins[lo:hi], a.n_slots, 0, 0, 0, 0,
+                              readonly=frozenset(k - lo for k in a.readonly if lo <= k < hi))
+    return listsched.cycles(post(mid, core), core)
+
+
+def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: float = 3.0,
+                 cost: str = "memops") -> tuple:
     """Simulated annealing over topological orders of one segment's ops (a move takes one op
     to another place between its last operand and its first consumer), minimizing
     ``order_cost``.  Deterministic for a given seed; about 1 ms per step, so it runs offline
@@ -229,8 +277,9 @@ def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: f
     if start is None:
         full = listsched.schedule(prog, 0, "pressure")
         start = [i - 8 for i in full if 8 <= i < 8 + m]
+    f = order_cost if cost == "memops" else order_cycles
     cur = list(start)
-    cost = order_cost(prog, cur)
+    cost = f(prog, cur)
     best = (cost, list(cur))
     for it in range(iters):
         temp = t0 * (1 - it / iters) + 0.05
@@ -246,7 +295,7 @@ def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: f
             continue
         new = cur[:k] + cur[k + 1:]
         new.insert(j, g)
-        c = order_cost(prog, new)
+        c = f(prog, new)
         if c <= cost or rng.random() < math.exp((cost - c) / temp):
             cur, cost = new, c
             if c < best[0]:
@@ -288,9 +337,9 @@ def _header_comment(prefix: str, keybits: int, slicing: str, c: Compiled) -> str
  * round keys are stored pre-permuted and the leftover permutation is undone after unpacking.
  * No table, no secret-dependent branch or address: constant time by construction.
  *
- * Registers: r0 = rk for the whole call; r1-r12 and lr hold the {c.n_ops} IR values, allocated by
- * furthest-next-use (Belady) after a register-pressure list schedule; out and in are pushed with
- * the callee-saved registers and reloaded when needed. Spill code: {c.spills} stores, {c.reloads} reloads,
+ * Registers: r0-r12 and lr hold the {c.n_ops} IR values, allocated by furthest-next-use (Belady)
+ * after a list schedule in stored evaluation orders; rk, out and in are pushed with the
+ * callee-saved registers and reloaded from the frame when needed. Spill code: {c.spills} stores, {c.reloads} reloads,
  * {c.remats} round-key reloads, {c.base_reloads} pointer reloads; stack {c.stack_bytes} bytes.
  * Cycle model (gen/sched/timing.py, zero wait states): {c.cycles} cycles per call
  * = {c.cycles_per_byte:.1f} cycles/byte, {len(c.insns)} instructions. Schedule seed {c.seed}.
@@ -340,14 +389,18 @@ if __name__ == "__main__":      # offline: python -m gen.kernels.aes_thumb2 [ite
     for kind in kinds:
         prog = segment_program(kind)
         old = found.get(kind)
-        new = search_order(kind, iters, seed=1, start=old)
-        if old is None or order_cost(prog, new) < order_cost(prog, old):
+        if old is not None and len(old) != len(prog.ops) - 16:
+            old = None          # the segment changed (e.g. AF.SBOX_REMAT)
+        new = search_order(kind, iters, seed=1, start=old, cost="cycles")
+        if old is None or len(old) != len(new) or order_cycles(prog, new) < order_cycles(prog, old):
             found[kind] = new
-        print(f"{kind}: cost {order_cost(prog, found[kind])}", file=sys.stderr)
+        print(f"{kind}: {order_cycles(prog, found[kind])} cycles, "
+              f"{order_cost(prog, found[kind])} memory ops", file=sys.stderr)
     with open(__file__.replace("aes_thumb2.py", "aes_thumb2_orders.py"), "w") as f:
         f.write('"""Evaluation orders of the fixsliced AES segments (op positions inside each segment,\n'
                 'see gen/kernels/aes_thumb2.py build()); DATA written by `python -m gen.kernels.aes_thumb2`\n'
-                '(simulated annealing, search_order).  Any topological order is correct; these minimize spills."""\n\n')
+                '(simulated annealing, search_order, cost = order_cycles: spill code and its pipelining).\n'
+                'Any topological order is correct."""\n\n')
         f.write("ORDERS = {\n")
         for kind in sorted(found):
             f.write(f"    {kind!r}: {tuple(found[kind])!r},\n")

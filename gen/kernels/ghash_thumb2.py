@@ -115,34 +115,30 @@ def hk_per_power(core: str) -> int:
 
 
 def _init_c(prefix: str, rev: bool, group: int) -> str:
-    """C init: P_e = H^e for e = 1..group (constant-time shift-and-add multiply), each
-    replaced by P_e * x^-1 and cut into Karatsuba operands and hole classes; power e
-    starts at word (e - 1) * per_power of hk."""
+    """C init: P_e = H^e for e = 1..group, each replaced by P_e * x^-1 and cut into
+    Karatsuba operands and hole classes; power e starts at word (e - 1) * per_power of hk.
+
+    H^2..H^group come from the generated ``{prefix}_ghash_blocks`` itself: power 1 is cut
+    first, and one block with y = P_(e-1), data = 0 gives P_(e-1) * H.  A call of one block
+    takes the single-block tail path, which reads only the H^1 words of hk (the group
+    path needs at least ``group`` blocks), so the half-filled hk is enough.  The multiply
+    is the constant-time kernel; the rest is straight-line masking (no branch, no address
+    depending on H)."""
     plan = M.karatsuba_plan(4)
     n = len(plan.operands)
     per = M.HOLE_STRIDE * n * (2 if rev else 1)
     L = [f"static void {prefix}_ghash_init(uint32_t *hk, const uint8_t h[16])", "{",
-         f"    uint32_t hw[4], pw[4], v[4], z[4], op[{n}];", "    unsigned i, c, e, k;",
-         "    for (i = 0; i < 4; i++) {",
-         "        const uint8_t *p = h + 12 - 4 * i;",
-         "        hw[i] = ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];",
-         "        pw[i] = hw[i];",
-         "    }",
+         f"    uint32_t v[4], op[{n}];", "    uint8_t y[16], zero[16];", "    unsigned i, e;",
+         "    for (i = 0; i < 16; i++) { y[i] = h[i]; zero[i] = 0; }",
          f"    for (e = 1; e <= {group}; e++) {{",
          "        uint32_t *o = hk + (e - 1) * " + str(per) + "u;",
-         "        if (e > 1) {    /* pw = pw * H: SP 800-38D algorithm 1 with masks, no branch on data */",
-         "            for (i = 0; i < 4; i++) { v[i] = hw[i]; z[i] = 0; }",
-         "            for (k = 0; k < 128; k++) {",
-         "                uint32_t m = 0u - ((pw[3 - k / 32] >> (31 - k % 32)) & 1u);",
-         "                uint32_t t = 0u - (v[0] & 1u);",
-         "                for (i = 0; i < 4; i++) z[i] ^= v[i] & m;",
-         "                for (i = 0; i < 3; i++) v[i] = (v[i] >> 1) | (v[i + 1] << 31);",
-         f"                v[3] = (v[3] >> 1) ^ (0x{M.R_CONST >> 96:08X}u & t);",
-         "            }",
-         "            for (i = 0; i < 4; i++) pw[i] = z[i];",
+         "        if (e > 1)    /* y = y * H: one block through the H^1 words (tail path) */",
+         f"            {prefix}_ghash_blocks(hk, y, zero, 1);",
+         "        for (i = 0; i < 4; i++) {",
+         "            const uint8_t *p = y + 12 - 4 * i;",
+         "            v[i] = ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];",
          "        }",
          "        /* P' = P * x^-1, so the unshifted 255-bit product reduces to X * P (see header) */",
-         "        for (i = 0; i < 4; i++) v[i] = pw[i];",
          "        {",
          "            uint32_t t = 0u - (v[3] >> 31);",
          f"            v[3] ^= 0x{M.R_CONST >> 96:08X}u & t;",
@@ -150,20 +146,25 @@ def _init_c(prefix: str, rev: bool, group: int) -> str:
          "                v[i] = (v[i] << 1) | (v[i - 1] >> 31);",
          "            v[0] = (v[0] << 1) | (t & 1u);",
          "        }"]
+    L.append("        /* Karatsuba operands cut into hole classes, straight-line (unrolled by the generator) */")
+    S = M.HOLE_STRIDE
     for k, o in enumerate(plan.operands):
         L.append(f"        op[{k}] = {' ^ '.join(f'v[{i}]' for i in sorted(o))};")
-    L.append(f"        for (i = 0; i < {n}; i++)")
-    L.append(f"            for (c = 0; c < {M.HOLE_STRIDE}; c++)")
-    L.append(f"                o[{M.HOLE_STRIDE} * i + c] = op[i] & (0x{M.HOLE_MASKS32[0]:08X}u << c);")
+        for c in range(S):
+            L.append(f"        o[{S * k + c}] = op[{k}] & 0x{M.HOLE_MASKS32[c]:08X}u;")
     if rev:
-        L.append(f"        for (i = 0; i < {n}; i++) {{")
-        L.append("            uint32_t r = op[i];")
-        for sh, m in ((1, 0x55555555), (2, 0x33333333), (4, 0x0F0F0F0F), (8, 0x00FF00FF)):
+        L.append("        /* bit-reversed operands: reverse the 4 words (swaps, no table), then the same")
+        L.append("           XOR sums (reversal is linear over XOR) */")
+        L.append("        for (i = 0; i < 4; i++) {")
+        L.append("            uint32_t r = __builtin_bswap32(v[i]);    /* REV: bytes reversed */")
+        for sh, m in ((1, 0x55555555), (2, 0x33333333), (4, 0x0F0F0F0F)):
             L.append(f"            r = ((r & 0x{m:08X}u) << {sh}) | ((r >> {sh}) & 0x{m:08X}u);")
-        L.append("            r = (r << 16) | (r >> 16);")
-        L.append(f"            for (c = 0; c < {M.HOLE_STRIDE}; c++)")
-        L.append(f"                o[{M.HOLE_STRIDE * n} + {M.HOLE_STRIDE} * i + c] = r & (0x{M.HOLE_MASKS32[0]:08X}u << c);")
+        L.append("            v[i] = r;")
         L.append("        }")
+        for k, o in enumerate(plan.operands):
+            L.append(f"        op[{k}] = {' ^ '.join(f'v[{i}]' for i in sorted(o))};")
+            for c in range(S):
+                L.append(f"        o[{S * n + S * k + c}] = op[{k}] & 0x{M.HOLE_MASKS32[c]:08X}u;")
     L.append("    }")
     L.append("}")
     return "\n".join(L) + "\n"
@@ -546,8 +547,9 @@ def _ctmul(prefix: str, core: str, group: int | None = None) -> GhashCode:
                ": MUL results are only XORed here"),
         core_note=(_NOTE_M4 if wide else _NOTE_M3).rstrip("\n"))
     body = _ctmul_blocks(prefix, core, group)
-    code = head + "\n" + _init_c(prefix, not wide, group) + "\n" + \
-        c_asm_function(prefix, "ghash_blocks", f"/* {prefix}_ghash_blocks: see the comment above */", body)
+    code = head + "\n" + \
+        c_asm_function(prefix, "ghash_blocks", f"/* {prefix}_ghash_blocks: see the comment above */", body) + \
+        "\n" + _init_c(prefix, not wide, group)
     return GhashCode(code=code, hk_words=hk, constant_time=True, rodata_bytes=0, impl="ctmul", core=core)
 
 

@@ -144,14 +144,13 @@ def _mem_key(insn):
     return ("mem", insn.base)
 
 
-def post_schedule(insns: list, core: str = "cortex-m4", seed: int = 0,
-                  readonly_bases: frozenset = frozenset()) -> list:
-    """Reorder allocated instructions (no push/pop/branches inside) to pipeline memory
-    accesses, within register and memory dependences.
-
-    A load/store whose base register is in ``readonly_bases`` and that is a load reads
-    memory nothing here writes (rk), so it has no memory dependence.  Other memory accesses
-    to non-stack memory are kept in order among themselves."""
+def post_dependences(insns: list, readonly_bases: frozenset = frozenset(),
+                     readonly: frozenset | None = None) -> list:
+    """preds[i] = instructions that must stay before instruction i: register RAW/WAR/WAW,
+    stack slots by slot id, and the order of accesses to other memory (in and out may be the
+    same buffer).  A load whose base register is in ``readonly_bases`` or whose position is in
+    ``readonly`` reads memory nothing here writes (rk): no memory dependence."""
+    readonly = readonly or frozenset()
     n = len(insns)
     preds: list = [set() for _ in range(n)]
     last_write: dict = {}
@@ -181,7 +180,7 @@ def post_schedule(insns: list, core: str = "cortex-m4", seed: int = 0,
                     p.update(mem_reads_since.get(k, ()))
                     mem_last_write[k] = i
                     mem_reads_since[k] = []
-            elif not (ins.mnem == "ldr" and ins.base in readonly_bases):
+            elif not (ins.mnem == "ldr" and (ins.base in readonly_bases or i in readonly)):
                 if io_last is not None:
                     p.add(io_last)
                 io_last = i
@@ -191,6 +190,27 @@ def post_schedule(insns: list, core: str = "cortex-m4", seed: int = 0,
             last_write[r] = i
             reads_since[r] = []
         p.discard(i)
+    return preds
+
+
+def post_schedule(insns: list, core: str = "cortex-m4", seed: int = 0,
+                  readonly_bases: frozenset = frozenset(), readonly: frozenset | None = None,
+                  method: str = "greedy") -> list:
+    """Reorder allocated instructions (no push/pop/branches inside) to pipeline memory
+    accesses, within register and memory dependences (``post_dependences``).
+
+    method 'greedy' (default): a list scheduler that, behind a load, takes any ready
+    load/store (loads first); 'gaps': the other instructions keep their order and every
+    single LDR/STR is placed into one of the gaps between them (see ``_gap_schedule``)."""
+    preds = post_dependences(insns, readonly_bases, readonly)
+    tim = [ins.timing() for ins in insns]
+    if method == "gaps":
+        order = _gap_schedule(preds, tim, seed)
+        assert len(order) == len(insns)
+        return [insns[i] for i in order]
+    if method != "greedy":
+        raise ValueError(f"unknown method {method!r}; allowed: greedy, gaps")
+    n = len(insns)
     succs: list = [[] for _ in range(n)]
     npred = [0] * n
     for i, p in enumerate(preds):
@@ -199,7 +219,6 @@ def post_schedule(insns: list, core: str = "cortex-m4", seed: int = 0,
             succs[j].append(i)
     rng = random.Random(seed)
     jitter = [rng.random() * 0.5 if seed else 0.0 for _ in range(n)]
-    tim = [ins.timing() for ins in insns]
     ready: list = [(i + jitter[i], i) for i in range(n) if npred[i] == 0]
     heapq.heapify(ready)
     out: list = []
@@ -207,11 +226,12 @@ def post_schedule(insns: list, core: str = "cortex-m4", seed: int = 0,
     while ready:
         pick = None
         if prev is not None and prev.cls in T.PIPE_SOURCE:
-            # any ready single load/store that pipelines behind the previous load
-            cands = [(k, i) for k, i in ready if tim[i].cls in T.PIPE_SINK
+            # any ready single load/store that pipelines behind the previous load;
+            # loads first: a store ends the chain (nothing pipelines behind a store)
+            cands = [(tim[i].cls != "ldr", k, i) for k, i in ready if tim[i].cls in T.PIPE_SINK
                      and prev.writes.isdisjoint(tim[i].addr_regs)]
             if cands:
-                pick = min(cands)
+                pick = min(cands)[1:]
         if pick is None:
             pick = ready[0]
             if prev is not None and tim[pick[1]].cls in T.ADDRESS_USERS and \
@@ -229,6 +249,90 @@ def post_schedule(insns: list, core: str = "cortex-m4", seed: int = 0,
             if npred[s] == 0:
                 heapq.heappush(ready, (s + jitter[s], s))
     assert len(out) == n
+    return out
+
+
+def _gap_schedule(preds: list, tim: list, seed: int = 0) -> list:
+    """Placement of single loads/stores into the gaps of the fixed sequence of the other
+    instructions.  With 1-cycle ALU instructions the cost of a list is (ALU count) + (memory
+    count) + (number of chains), a chain being a maximal run LDR..LDR [STR] (only a single
+    load lets the next single load/store pipeline).  So every STR costs one chain, and a
+    gap that holds loads but no store costs one more.  Sweeping the gaps in order:
+
+    * a load or store whose first consumer (or overwriter) is the next instruction is forced
+      into this gap, with the loads/stores it depends on;
+    * when the gap gets a load anyway, or a load and a store are both available, every
+      available load joins it (a load costs 1 in any chain, and leaving it for later can only
+      make a later gap a chain of its own) and, if none is forced, one available store closes
+      the chain (the one with the nearest deadline);
+    * inside a gap, loads come before stores where the dependences allow it.
+    """
+    n = len(preds)
+    rng = random.Random(seed)
+    jitter = [rng.random() if seed else 0.0 for _ in range(n)]
+    is_mem = [t.cls in T.PIPE_SINK for t in tim]
+    is_ld = [t.cls == "ldr" for t in tim]
+    backbone = [i for i in range(n) if not is_mem[i]]
+    rank = {i: k for k, i in enumerate(backbone)}
+    m = len(backbone)
+    succs: list = [[] for _ in range(n)]
+    for i, p in enumerate(preds):
+        for j in p:
+            succs[j].append(i)
+    lo, hi, mpreds = {}, {}, {}
+    for x in range(n):
+        if not is_mem[x]:
+            continue
+        lo[x] = max((rank[p] + 1 for p in preds[x] if not is_mem[p]), default=0)
+        hi[x] = min((rank[s] for s in succs[x] if not is_mem[s]), default=m)
+        mpreds[x] = [p for p in preds[x] if is_mem[p]]
+    by_deadline: dict = {}
+    for x in lo:
+        by_deadline.setdefault(hi[x], []).append(x)
+    pending = set(lo)
+    placed: set = set()
+    out: list = []
+    prev = None
+    for g in range(m + 1):
+        run: set = set()
+        stack = [x for x in by_deadline.get(g, ()) if x in pending]
+        while stack:                          # forced, with everything it needs
+            x = stack.pop()
+            if x in run:
+                continue
+            run.add(x)
+            stack.extend(p for p in mpreds[x] if p in pending and p not in run)
+        avail = [x for x in pending if x not in run and lo[x] <= g
+                 and all(p in placed for p in mpreds[x])]
+        aloads = [x for x in avail if is_ld[x]]
+        astores = [x for x in avail if not is_ld[x]]
+        has_ld = any(is_ld[x] for x in run)
+        has_st = any(not is_ld[x] for x in run)
+        if has_ld or (aloads and (astores or has_st)):
+            run.update(aloads)
+            if not has_st and astores:
+                run.add(min(astores, key=lambda x: (hi[x], jitter[x], x)))
+        # order the run: ready loads first (not addressed by the previous load's result),
+        # then a store, and again
+        left = set(run)
+        while left:
+            ready = [x for x in left if all(p in placed or p not in left for p in mpreds[x])]
+            ready = [x for x in ready if not any(p in left for p in mpreds[x])]
+
+            def key(x):
+                pipe = prev is not None and T.pair_adjust(prev, tim[x]) < 0
+                return (not is_ld[x], not pipe, hi[x], jitter[x], x)
+            x = min(ready, key=key)
+            left.discard(x)
+            pending.discard(x)
+            placed.add(x)
+            out.append(x)
+            prev = tim[x]
+        if g < m:
+            out.append(backbone[g])
+            placed.add(backbone[g])
+            prev = tim[backbone[g]]
+    assert not pending, pending
     return out
 
 

@@ -51,6 +51,9 @@ class Allocation:
     remats: int               # reloads of clean memory values (round keys) from their memory
     base_reloads: int         # reloads of in/out base pointers
     used_regs: set = field(default_factory=set)
+    #: positions in ``insns`` of the loads from read-only memories (``remat_mems``: the IR's
+    #: own loads and the rematerializing reloads): for listsched.post_schedule(readonly=...)
+    readonly: frozenset = frozenset()
 
 
 class _Value:
@@ -82,7 +85,9 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=ALLOCATABLE, se
              clean_bonus: float = 2.0, remat_mems=("rk",), pick: str = "lru") -> Allocation:
     """``pick``: which free register a new value gets: 'first' (lowest name) or 'lru' (the one
     untouched the longest: fewer false dependences for the post-allocation scheduler, so
-    reloads and spill stores can move next to other loads)."""
+    reloads and spill stores can move next to other loads).  A round-key word is reloaded
+    from its memory; if that memory's base pointer was evicted (a 'home' base), the pointer is
+    reloaded first."""
     rng = random.Random(seed)
     assert pick in ("first", "lru"), pick
     ops = [program.ops[i] for i in order]
@@ -109,17 +114,17 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=ALLOCATABLE, se
         v.reg = spec.reg
         if spec.kind == "home":
             v.home = spec.home
-            assert spec.reg in reg_of, spec
-            reg_of[spec.reg] = v
+            if spec.reg in reg_of:
+                reg_of[spec.reg] = v
+            else:                   # arrives in a register outside ``regs``: use its home
+                v.reg = None
     out: list = []
     free_slots: list = []
     n_slots = 0
     counts = {"spills": 0, "reloads": 0, "remats": 0, "base_reloads": 0}
     used = set(pinned)
     touched: dict = {}      # register -> index in ``out`` of the last instruction naming it
-
-    def base_reg(mem):
-        return vals["@" + mem].reg
+    readonly: set = set()
 
     def evict(pos, locked):
         nonlocal n_slots
@@ -170,7 +175,12 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=ALLOCATABLE, se
             counts["base_reloads"] += 1
         elif v.remat is not None:
             mem, index = v.remat
-            out.append(t2.ldr(r, base_reg(mem), 4 * index, note=f"reload {_vname(v.name)}"))
+            bv = vals["@" + mem]
+            if bv.reg is None:             # the base pointer was evicted: reload it first
+                load_value(bv, pos, locked | {r})
+            locked.add(bv.reg)
+            readonly.add(len(out))
+            out.append(t2.ldr(r, bv.reg, 4 * index, note=f"reload {_vname(v.name)}"))
             counts["remats"] += 1
         else:
             assert v.slot is not None, f"value {v.name} lost"
@@ -213,13 +223,15 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=ALLOCATABLE, se
             if op.kind == "ld" and op.mem in remat_mems:
                 d.remat = (op.mem, op.index)
         insn = t2.lower(op, lambda x: assign[x], lambda m: assign["@" + m])
+        if op.kind == "ld" and op.mem in remat_mems:
+            readonly.add(len(out))
         out.append(insn)
         for r in insn.reads() | insn.writes():
             touched[r] = len(out)
         if op.dst is not None and not uses.get(op.dst):
             kill(val(op.dst))
     return Allocation(out, n_slots, counts["spills"], counts["reloads"], counts["remats"],
-                      counts["base_reloads"], used)
+                      counts["base_reloads"], used, frozenset(readonly))
 
 
 def _vname(name) -> str:
@@ -244,6 +256,9 @@ def check_allocation(program: ir.Program, order: list, alloc: Allocation, bases:
             else:
                 if insn.base == "sp" and insn.slot is not None and insn.slot >= 0:
                     assert slot_holds.get(insn.slot) == name, (insn.text(), slot_holds.get(insn.slot))
+                elif insn.base != "sp":     # a round-key word again: through its base pointer
+                    assert str(reg_holds.get(insn.base)).endswith(" pointer"), \
+                        (insn.base, insn.offset, reg_holds.get(insn.base))
                 reg_holds[insn.dst] = name
             continue
         op = ops[k]
