@@ -33,13 +33,17 @@ _PRESETS = [
     _aes("aes256gcm-m3-sfs", 256, "cortex-m3", slicing="sfs"),
     # table GHASH: faster, NOT constant-time (the name says so: -nct)
     _aes("aes128gcm-m4-ffs-table4-nct", 128, "cortex-m4", ghash="table4"),
-    _aes("aes192gcm-m4-ffs-table4-nct", 192, "cortex-m4", ghash="table4", default=False),
-    _aes("aes256gcm-m4-ffs-table4-nct", 256, "cortex-m4", ghash="table4", default=False),
-    _aes("aes128gcm-m4-ffs-table8-nct", 128, "cortex-m4", ghash="table8", default=False),
-    # FACE counter-mode caching in generated Thumb-2 (issue 5)
+    _aes("aes192gcm-m4-ffs-table4-nct", 192, "cortex-m4", ghash="table4"),
+    _aes("aes256gcm-m4-ffs-table4-nct", 256, "cortex-m4", ghash="table4"),
+    _aes("aes128gcm-m4-ffs-table8-nct", 128, "cortex-m4", ghash="table8"),
+    _aes("aes128gcm-m3-ffs-table4-nct", 128, "cortex-m3", ghash="table4", default=False),
+    # FACE: counter-mode caching (96-bit IVs), r1 or r2 rounds cached per counter run
+    _aes("aes128gcm-m4-ffs-face-r1", 128, "cortex-m4", face="r1"),
     _aes("aes128gcm-m4-ffs-face-r2", 128, "cortex-m4", face="r2"),
-    _aes("aes128gcm-m4-ffs-face-r1", 128, "cortex-m4", face="r1", default=False),
-    _aes("aes256gcm-m4-ffs-face-r2", 256, "cortex-m4", face="r2", default=False),
+    _aes("aes192gcm-m4-ffs-face-r1", 192, "cortex-m4", face="r1"),
+    _aes("aes192gcm-m4-ffs-face-r2", 192, "cortex-m4", face="r2"),
+    _aes("aes256gcm-m4-ffs-face-r1", 256, "cortex-m4", face="r1"),
+    _aes("aes256gcm-m4-ffs-face-r2", 256, "cortex-m4", face="r2"),
     _aes("aes128gcm-m3-ffs-face-r2", 128, "cortex-m3", face="r2"),
 ]
 

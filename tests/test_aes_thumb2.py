@@ -132,3 +132,26 @@ def test_wrong_target_hits_the_error(tmp_path):
     p = subprocess.run([toolchain.ARM_GCC, *toolchain.CORE_FLAGS["cortex-m4"], *toolchain.STRICT, "-c", str(src),
                         "-o", "/dev/null"], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr[-2000:]
+
+
+def test_ark_in_sbox_segmentation_and_the_default_one_face_reuses():
+    """The kernel (compile_encrypt2) opens every S-box segment with the AddRoundKey before it;
+    build()'s default keeps segment 2j-1 starting with round j's S-box (FACE's tails rely on
+    it).  Same program either way; every stored order ranks its segment completely."""
+    from gen.kernels import aes_thumb2 as A
+    for bits, slicing in ((128, "ffs"), (192, "sfs"), (256, "ffs")):
+        plain, ark = A.build(bits, slicing), A.build(bits, slicing, ark_in_sbox=True)
+        assert [str(o) for o in plain.program.ops] == [str(o) for o in ark.program.ops]
+        nr = len(A.segment_kinds(bits, slicing))
+        for j in range(1, nr + 1):
+            s0 = plain.segment.index(2 * j - 1)
+            s1 = ark.segment.index(2 * j - 1)
+            assert s0 - s1 == A.ARK_OPS
+            assert plain.program.ops[s0 - 2].kind == "ld" and plain.program.ops[s0 - 2].mem == "rk"
+            assert [o.kind for o in ark.program.ops[s1:s0]] == ["ld", "eor"] * 8
+        for seg in (plain, ark):
+            for s in set(seg.segment):
+                ranks = [r for r, k in zip(seg.rank, seg.segment) if k == s]
+                if ranks[0] is not None:
+                    assert sorted(ranks) == list(range(len(ranks)))
+    assert "ark+sbox" in A.ORDERS

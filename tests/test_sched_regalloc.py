@@ -200,13 +200,15 @@ def test_lru_register_choice_same_spills_more_pipelining():
         regalloc.allocate(seg.program, order, BASES, pick="random")
 
 
-@pytest.mark.parametrize("bits,slicing,limit", [(128, "ffs", 82.0), (128, "sfs", 85.0), (192, "ffs", 97.5),
-                                                (192, "sfs", 101.0), (256, "ffs", 113.0), (256, "sfs", 117.5)])
+@pytest.mark.parametrize("bits,slicing,limit", [(128, "ffs", 80.85), (128, "sfs", 83.35), (192, "ffs", 96.0),
+                                                (192, "sfs", 99.2), (256, "ffs", 111.4), (256, "sfs", 115.05)])
 def test_cycle_model_budget(bits, slicing, limit):
     """Regression guard on the modelled cycles per byte (was 97.2 / 98.3 / 116.1 / 117.2 /
     134.3 / 136.0 before merging MixColumns neighbours, re-searched orders and LRU registers;
     88.2 / 91.0 / 104.9 / 108.4 / 121.7 / 125.8 before rk got a home (14 registers) and the
-    orders were searched with the cycle model as cost)."""
+    orders were searched with the cycle model as cost; 81.91 / 84.78 / 97.28 / 100.97 / 112.84 /
+    117.16 before listsched.polish, the 'ark+sbox' segments and the MixColumns orders searched
+    without AddRoundKey)."""
     for core in aes_thumb2.CORES:
         c = aes_thumb2.compile_encrypt2(bits, slicing, core)
         assert c.cycles_per_byte <= limit, (bits, slicing, core, c.cycles_per_byte)
@@ -245,3 +247,28 @@ def test_gap_schedule_keeps_other_instructions_in_order_and_pipelines():
     assert listsched.cycles(post, "cortex-m4") < listsched.cycles(a.insns, "cortex-m4") - 20
     with pytest.raises(ValueError):
         listsched.post_schedule(a.insns, method="optimal")
+
+
+def test_polish_keeps_meaning_and_never_costs_more():
+    """listsched.polish only moves instructions inside their dependence windows: random
+    programs under pressure give the same outputs, never more modelled cycles."""
+    rng = random.Random(21)
+    gain = 0
+    for trial in range(8):
+        prog = random_program(rng)
+        inputs = {"in": [rng.getrandbits(32) for _ in range(8)], "rk": [rng.getrandbits(32) for _ in range(24)]}
+        regs = regalloc.ALLOCATABLE if trial % 2 else ("r1", "r2", "r3", "r4", "r5", "r6")
+        _, alloc, body = compile_program(prog, trial % 2, regs)
+        pol = listsched.polish(body)
+        assert sorted(map(id, pol)) == sorted(map(id, body))
+        assert listsched.cycles(pol, "cortex-m4") <= listsched.cycles(body, "cortex-m4")
+        gain += listsched.cycles(body, "cortex-m4") - listsched.cycles(pol, "cortex-m4")
+        assert execute(prog, pol, alloc.n_slots, inputs) == ir.run(prog, inputs)["out"], trial
+    seg = aes_thumb2.build(128, "ffs")
+    order = listsched.schedule(seg.program, 0, "pressure", segments=seg.segment, rank=seg.rank)
+    a = regalloc.allocate(seg.program, order, BASES)
+    plain = min(listsched.cycles(listsched.post_schedule(a.insns, "cortex-m4", 0, readonly=a.readonly,
+                                                         method=m), "cortex-m4") for m in ("greedy", "gaps"))
+    assert gain > 0
+    # the stored AES orders were searched with polish in their cost, so little is left here
+    assert listsched.cycles(aes_thumb2.post(a, "cortex-m4"), "cortex-m4") <= plain

@@ -9,9 +9,13 @@ Pipeline (nothing here is a cipher as text):
 
 1. IR: the same emitters as gen/kernels/aes_fixsliced.encrypt2_ir (the program is checked to
    be identical op for op), with the op ranges of every round's S-box recorded.
-2. Order (gen/sched/listsched.schedule): the program is cut into segments - packing and the
-   first AddRoundKey, then per round the S-box, then the linear layer (packed ShiftRows for
-   sfs, twisted MixColumns, AddRoundKey) - and scheduled segment after segment.  Each kind
+2. Order (gen/sched/listsched.schedule): the program is cut into segments - packing, then
+   per round the AddRoundKey that feeds the S-box together with the S-box ('ark+sbox': the
+   stored order interleaves the round-key loads with the S-box's first XORs, so spill stores
+   pipeline behind them), then the linear layer (packed ShiftRows for sfs, twisted
+   MixColumns; the last round's also has the final AddRoundKey) - and scheduled segment
+   after segment.  (``build()``'s default segmentation, which FACE reuses, keeps every
+   AddRoundKey at the end of its linear segment and the S-box alone.)  Each kind
    of segment follows a fixed evaluation order from ``ORDERS`` (gen/kernels/aes_thumb2_orders.py,
    data found offline by ``search_order``: simulated annealing over topological orders, cost =
    ``order_cycles``, the modelled cycles of that segment alone after allocation and
@@ -24,7 +28,8 @@ Pipeline (nothing here is a cipher as text):
    values are spilled to stack slots by furthest next use (Belady); a round-key word is never
    stored, it is reloaded from rk.
 4. Post-allocation scheduling (listsched.post_schedule, the cheaper of its 'greedy' and 'gaps'
-   methods) moves loads and stores behind loads (LDR;LDR pipelining on Cortex-M3/M4) within
+   methods, each followed by listsched.polish) moves loads and stores behind loads (LDR;LDR
+   pipelining on Cortex-M3/M4) within
    the register and stack dependences, and the cycle count is that of gen/sched/timing (the
    emulator's cycle model uses the same table).
 
@@ -107,9 +112,27 @@ def _emit_linear(b: Builder, q: list, kind: str, j: int) -> list:
     return AF.emit_add_round_key(b, q, j)
 
 
-def build(keybits: int, slicing: str, orders=None) -> Segmented:
+#: ops of an AddRoundKey (8 round-key loads, 8 XORs); the one before an S-box opens that
+#: S-box's segment ('ark+sbox'), so the stored order can interleave the round-key loads with
+#: the S-box's first XORs and some spill stores pipeline behind them (LDR;STR).  Measured: a
+#: few cycles per call, not more (at a spill point no register is free for a load)
+ARK_OPS = 16
+
+
+def _filtered(order, n: int):
+    """A lin order without its AddRoundKey (its last ARK_OPS ops): still topological."""
+    return tuple(g for g in order if g < n - ARK_OPS) if order else order
+
+
+def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False) -> Segmented:
     """encrypt2_ir with segment marks (see module docstring); ``orders`` maps a segment kind
-    ('sbox', 'lin:...') to a fixed order of its ops (default ORDERS)."""
+    ('sbox', 'lin:...') to a fixed order of its ops (default ORDERS).
+
+    ``ark_in_sbox`` (the kernel's choice, compile_encrypt2): every AddRoundKey that feeds an
+    S-box belongs to the S-box's segment (kind 'ark+sbox', its stored order), the linear
+    segments before it end with MixColumns (their stored order without the ARK ops).  The
+    default keeps AddRoundKey at the end of the linear segments (the segmentation FACE reuses:
+    segment 2j-1 starts with the S-box of round j)."""
     orders = ORDERS if orders is None else orders
     nr = AF.check_args(keybits, slicing)
     al = AF.alignments(nr, slicing)
@@ -120,12 +143,26 @@ def build(keybits: int, slicing: str, orders=None) -> Segmented:
     b.declare("out", 8, "w")
     marks = []                                        # (start op, kind)
     words = [b.ld("in", i) for i in range(8)]
-    q = AF.emit_add_round_key(b, AF.emit_pack(b, words), 0)
+    q = AF.emit_pack(b, words)
+    sbox_kind = "ark+sbox" if ark_in_sbox else "sbox"
+    if ark_in_sbox:
+        marks.append((len(b.ops), sbox_kind))
+    q = AF.emit_add_round_key(b, q, 0)
     for j in range(1, nr + 1):
-        marks.append((len(b.ops), "sbox"))
+        if not ark_in_sbox:
+            marks.append((len(b.ops), sbox_kind))
         q = AF.emit_sbox(b, q)
-        marks.append((len(b.ops), kinds[j - 1]))
-        q = _emit_linear(b, q, kinds[j - 1], j)
+        if ark_in_sbox and j < nr:
+            marks.append((len(b.ops), "-" + kinds[j - 1]))
+            _, e, v = kinds[j - 1].split(":")
+            if e == "2":
+                q = AF.emit_packed_shiftrows2(b, q)
+            q = AF.emit_mixcolumns(b, q, int(v))
+            marks.append((len(b.ops), sbox_kind))
+            q = AF.emit_add_round_key(b, q, j)
+        else:
+            marks.append((len(b.ops), kinds[j - 1]))
+            q = _emit_linear(b, q, kinds[j - 1], j)
     marks.append((len(b.ops), "final"))
     w = AF.emit_unpack(b, q)
     if al[nr] % 4 == 2:
@@ -140,7 +177,11 @@ def build(keybits: int, slicing: str, orders=None) -> Segmented:
     segment, rank = [0] * n_raw, [None] * n_raw
     bounds = [m for m, _ in marks] + [n_raw]
     for s, (start, kind) in enumerate(marks):
-        order = orders.get(kind)
+        if kind.startswith("-"):                    # a linear segment without its AddRoundKey
+            full = orders.get(kind[1:])
+            order = orders.get(kind) or _filtered(full, len(full) if full else 0)
+        else:
+            order = orders.get(kind)
         pos = {g: k for k, g in enumerate(order)} if order else None
         if pos is not None:
             assert len(pos) == bounds[s + 1] - start, f"order for {kind} has the wrong length"
@@ -181,10 +222,13 @@ def frame_size(n_slots: int) -> int:
 
 
 def post(alloc, core: str, seed: int = 0) -> list:
-    """Post-allocation schedule: the cheaper (cycle model) of listsched's two methods."""
+    """Post-allocation schedule: the cheaper (cycle model) of listsched's two methods, each
+    followed by listsched.polish (local moves priced by the pair terms of the timing table)."""
     best = None
+    ro = {id(alloc.insns[k]) for k in alloc.readonly}
     for method in POST_METHODS:
         body = listsched.post_schedule(alloc.insns, core, seed, readonly=alloc.readonly, method=method)
+        body = listsched.polish(body, readonly=frozenset(k for k, i in enumerate(body) if id(i) in ro))
         c = listsched.cycles(body, core)
         if best is None or c < best[0]:
             best = (c, body)
@@ -198,7 +242,7 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
                      orders=None) -> Compiled:
     if core not in CORES:
         raise ValueError(f"core must be one of {', '.join(CORES)} (got {core!r})")
-    seg = build(keybits, slicing, orders)
+    seg = build(keybits, slicing, orders, ark_in_sbox=True)
     order = listsched.schedule(seg.program, seed, "pressure", segments=seg.segment, rank=seg.rank)
     alloc = regalloc.allocate(seg.program, order, BASES, seed=seed)
     regalloc.check_allocation(seg.program, order, alloc, BASES)
@@ -226,7 +270,15 @@ def segment_program(kind: str) -> Program:
     b.declare("rk", 16, "r")
     b.declare("out", 8, "w")
     q = [b.ld("in", i) for i in range(8)]
-    q = AF.emit_sbox(b, q) if kind == "sbox" else _emit_linear(b, q, kind, 1)
+    if kind == "ark+sbox":
+        q = AF.emit_sbox(b, AF.emit_add_round_key(b, q, 1))
+    elif kind.startswith("-"):                      # MixColumns (and ShiftRows^2) without ARK
+        _, e, v = kind[1:].split(":")
+        if e == "2":
+            q = AF.emit_packed_shiftrows2(b, q)
+        q = AF.emit_mixcolumns(b, q, int(v))
+    else:
+        q = AF.emit_sbox(b, q) if kind == "sbox" else _emit_linear(b, q, kind, 1)
     for i in range(8):
         b.st("out", i, q[i])
     prog = b.finish()
@@ -304,11 +356,29 @@ def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: f
 
 
 def all_kinds() -> list:
-    kinds = {"sbox"}
+    kinds = {"sbox", "ark+sbox"}
     for bits in AF.ROUNDS:
         for sl in AF.SLICINGS:
-            kinds.update(segment_kinds(bits, sl))
+            ks = segment_kinds(bits, sl)
+            kinds.update(ks)
+            kinds.update("-" + k for k in ks[:-1])
     return sorted(kinds)
+
+
+def write_orders(found: dict) -> None:
+    """Write ``found`` (kind -> order) as gen/kernels/aes_thumb2_orders.py."""
+    with open(__file__.replace("aes_thumb2.py", "aes_thumb2_orders.py"), "w") as f:
+        f.write('"""Evaluation orders of the fixsliced AES segments (op positions inside each segment,\n'
+                'see gen/kernels/aes_thumb2.py build(); \'ark+sbox\' = AddRoundKey + S-box, \'-lin:..\' = a\n'
+                'linear segment without its AddRoundKey); DATA written by `python -m gen.kernels.aes_thumb2`\n'
+                '(simulated annealing, search_order, cost = order_cycles: spill code and its pipelining;\n'
+                '\'ark+sbox\' was then refined by the same annealing with a window as cost: three MixColumns\n'
+                'and two ark+sbox segments allocated together).\n'
+                'Any topological order is correct."""\n\n')
+        f.write("ORDERS = {\n")
+        for kind in sorted(found):
+            f.write(f"    {kind!r}: {tuple(found[kind])!r},\n")
+        f.write("}\n")
 
 
 # --------------------------------------------------------------------------- printing
@@ -389,6 +459,10 @@ if __name__ == "__main__":      # offline: python -m gen.kernels.aes_thumb2 [ite
     for kind in kinds:
         prog = segment_program(kind)
         old = found.get(kind)
+        if old is None and kind == "ark+sbox" and "sbox" in found:
+            old = tuple(range(ARK_OPS)) + tuple(ARK_OPS + g for g in found["sbox"])
+        if old is None and kind.startswith("-") and kind[1:] in found:
+            old = _filtered(found[kind[1:]], len(found[kind[1:]]))
         if old is not None and len(old) != len(prog.ops) - 16:
             old = None          # the segment changed (e.g. AF.SBOX_REMAT)
         new = search_order(kind, iters, seed=1, start=old, cost="cycles")
@@ -396,12 +470,4 @@ if __name__ == "__main__":      # offline: python -m gen.kernels.aes_thumb2 [ite
             found[kind] = new
         print(f"{kind}: {order_cycles(prog, found[kind])} cycles, "
               f"{order_cost(prog, found[kind])} memory ops", file=sys.stderr)
-    with open(__file__.replace("aes_thumb2.py", "aes_thumb2_orders.py"), "w") as f:
-        f.write('"""Evaluation orders of the fixsliced AES segments (op positions inside each segment,\n'
-                'see gen/kernels/aes_thumb2.py build()); DATA written by `python -m gen.kernels.aes_thumb2`\n'
-                '(simulated annealing, search_order, cost = order_cycles: spill code and its pipelining).\n'
-                'Any topological order is correct."""\n\n')
-        f.write("ORDERS = {\n")
-        for kind in sorted(found):
-            f.write(f"    {kind!r}: {tuple(found[kind])!r},\n")
-        f.write("}\n")
+    write_orders(found)
