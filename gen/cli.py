@@ -21,6 +21,17 @@ def resolve(arg: str) -> tuple[Config, str]:
     return presets.preset(arg), f"slicegen build {arg}"
 
 
+def check_failures() -> tuple[type[Exception], ...]:
+    """What a failed generation, compile, validation, constant-time check or benchmark raises:
+    reported as exit 1 with nothing written (bad input is ConfigError, exit 2)."""
+    from emu.toolchain import BuildError
+    from emu.validate import ValidationError
+    from emu.machine import EmulationError
+    from emu.bench import BenchError
+    from gen.build import ConstantTimeError
+    return BuildError, ValidationError, EmulationError, BenchError, ConstantTimeError
+
+
 def cmd_list(args) -> int:
     for c in presets.all_presets():
         if args.names:
@@ -48,11 +59,6 @@ def summary_table(results) -> str:
 
 def cmd_build(args) -> int:
     from gen.build import build
-    from emu.toolchain import BuildError
-    from emu.validate import ValidationError
-    from emu.machine import EmulationError
-    from emu.bench import BenchError
-    from gen.build import ConstantTimeError
     names = list(args.configs) + (presets.DEFAULTS if args.defaults else [])
     if not names:
         raise ConfigError("build needs a PRESET or FILE.toml (or --defaults); see `slicegen list`")
@@ -66,7 +72,7 @@ def cmd_build(args) -> int:
     for config, command in todo:
         try:
             results.append(build(config, command, Path(args.output)))
-        except (BuildError, ValidationError, EmulationError, BenchError, ConstantTimeError) as exc:
+        except check_failures() as exc:
             print(f"slicegen: {config.name}: {exc}", file=sys.stderr)
             print(f"slicegen: {config.name}: nothing written", file=sys.stderr)
             return 1
@@ -79,6 +85,7 @@ def cmd_validate(args) -> int:
     from gen.drop import read_drop
     from emu.validate import validate, ValidationError
     from emu.ct import check_drop
+    from gen.targets.common import ct_extra_lengths
     status = 0
     for d in args.drops:
         d = Path(d)
@@ -96,7 +103,7 @@ def cmd_validate(args) -> int:
                 status = 1
                 continue
             ct = check_drop(hpath, manifest["prefix"], manifest["target"], int(manifest["cipher"][3:]), 0, 0,
-                            Path(tmp), extra_lengths=(4128,) if manifest["options"].get("face", "off") != "off" else ())
+                            Path(tmp), extra_lengths=ct_extra_lengths(manifest["options"].get("face", "off")))
         claimed = manifest["validation"].get("constant_time_check")
         if ct.status != claimed or (manifest["constant_time"] and not ct.verified):
             print(f"slicegen: {d}: FAILED: the manifest says constant_time={manifest['constant_time']}, "
@@ -117,17 +124,12 @@ def cmd_bench(args) -> int:
 
 def cmd_explore(args) -> int:
     from gen.explore import explore
-    from emu.toolchain import BuildError
-    from emu.validate import ValidationError
-    from emu.machine import EmulationError
-    from emu.bench import BenchError
-    from gen.build import ConstantTimeError
     config, _ = resolve(args.config)
     command = f"slicegen explore {Path(args.config).name if args.config.endswith('.toml') else args.config} " \
               f"--budget {args.budget} --seed {args.seed}"
     try:
         explore(config, command, args.budget, args.seed, Path(args.output))
-    except (BuildError, ValidationError, EmulationError, BenchError, ConstantTimeError) as exc:
+    except check_failures() as exc:
         print(f"slicegen: {config.name}: {exc}\nslicegen: {config.name}: nothing written", file=sys.stderr)
         return 1
     return 0

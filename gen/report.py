@@ -154,13 +154,14 @@ def face_table(manifests) -> str | None:
         return None
     rows = []
     for m in ms:
-        if m["options"].get("face", "off") == "off" or twin(m) is None:
+        base = twin(m) if m["options"].get("face", "off") != "off" else None
+        if base is None:
             continue
-        off, met = twin(m)["metrics"], m["metrics"]
+        off, met = base["metrics"], m["metrics"]
         sizes = sorted(met["cycles"], key=int)
         even = next((n for n in sizes if met["cycles"][n] < off["cycles"][n]), None)
         saving = 100.0 * (1 - met["cycles"]["4096"] / off["cycles"]["4096"])
-        rows.append([f"`{m['name']}`", f"`{twin(m)['name']}`"]
+        rows.append([f"`{m['name']}`", f"`{base['name']}`"]
                     + [f"{_num(off['cycles_per_byte'][n])} → {_num(met['cycles_per_byte'][n])}" for n in GCM_SIZES]
                     + [f"{saving:.1f}%", f"{even} B" if even else "—", _num(met.get("cache_bytes")),
                        _num(met.get("stack_bytes"))])

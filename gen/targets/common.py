@@ -13,3 +13,9 @@ class KernelSet:
     hk_comment: str
     target_guard: str
     ct_extra_lengths: tuple[int, ...] = ()   # message lengths the constant-time check adds (FACE)
+
+
+def ct_extra_lengths(face: str) -> tuple[int, ...]:
+    """Message lengths the constant-time check adds for a FACE drop: 4128 bytes cross a table
+    set-up, every group fill and the carry pair of a 256-block run."""
+    return () if face == "off" else (4128,)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from gen.config import Config
 from gen.kernels import aes_face, aes_thumb2, ctr_xor, ghash_thumb2
 from gen.kernels.thumb2_function import Param, compile_function
-from gen.targets.common import KernelSet
+from gen.targets.common import KernelSet, ct_extra_lengths
 
 HK_COMMENT = {
     "ctmul": "H-derived words for the constant-time holes multiply",
@@ -131,5 +131,5 @@ def kernels(config: Config) -> KernelSet:
         rk_comment=f"fixsliced ({config.slicing}) round keys, {aes.nr + 1} x 8 words",
         hk_comment=HK_COMMENT[config.ghash],
         target_guard=target_guard(core),
-        ct_extra_lengths=() if config.face == "off" else (4128,),   # FACE: set-up, fills, carry pair
+        ct_extra_lengths=ct_extra_lengths(config.face),
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from gen.config import Config
 from gen.kernels import aes_face, aes_fixsliced, ctr_xor, ghash_ctmul
-from gen.targets.common import KernelSet
+from gen.targets.common import KernelSet, ct_extra_lengths
 
 TARGET_GUARD = "/* target: portable C99 (any compiler with uint32_t and uint64_t) */"
 
@@ -24,5 +24,5 @@ def kernels(config: Config) -> KernelSet:
         rk_comment=f"fixsliced ({config.slicing}) round keys, {aes.nr + 1} x 8 words",
         hk_comment="H-derived words for the constant-time holes multiply (ctmul64)",
         target_guard=TARGET_GUARD,
-        ct_extra_lengths=() if config.face == "off" else (4128,),   # FACE: set-up, fills, carry pair
+        ct_extra_lengths=ct_extra_lengths(config.face),
     )
