@@ -32,7 +32,7 @@ LOGIC = ("eor", "and", "orr", "bic", "orn")       # dst = a OP op2
 MOVES = ("mov", "mvn")                            # dst = op2
 SHIFTS = ("lsl", "lsr", "ror", "asr")             # dst = a SHIFT #imm
 MEMORY = ("ldr", "str")
-KNOWN = LOGIC + MOVES + SHIFTS + MEMORY + ("movw", "movt", "add", "sub", "push", "pop", "bx",
+KNOWN = LOGIC + MOVES + SHIFTS + MEMORY + ("strd", "movw", "movt", "add", "sub", "push", "pop", "bx",
                                            "mul", "umull", "umlal", "rbit", "rev", "nop")
 
 
@@ -153,6 +153,12 @@ class Insn:
             if self.offset is None:
                 raise ValueError(f"unresolved stack slot {self.slot} in {m}")
             ops = [reg, f"[{self.base}, #{self.offset}]" if self.offset else f"[{self.base}]"]
+        elif m == "strd":                   # two words to [base, #off] and [base, #off + 4]
+            if self.offset is None:
+                raise ValueError(f"unresolved stack slot {self.slot} in strd")
+            if self.offset % 4 or not 0 <= self.offset <= 1020:
+                raise ValueError(f"strd offset {self.offset} not encodable (multiple of 4, 0..1020)")
+            ops = [self.srcs[0], self.srcs[1], f"[{self.base}, #{self.offset}]" if self.offset else f"[{self.base}]"]
         elif m in ("push", "pop"):
             ops = ["{" + ", ".join(self.regs) + "}"]
         elif m in ("movw", "movt"):
@@ -275,6 +281,9 @@ def execute(insns, regs: dict, memory: dict) -> None:
             regs[i.dst] = memory[(regs[i.base] + i.offset) & M] & M
         elif m == "str":
             memory[(regs[i.base] + i.offset) & M] = regs[i.srcs[0]]
+        elif m == "strd":
+            memory[(regs[i.base] + i.offset) & M] = regs[i.srcs[0]]
+            memory[(regs[i.base] + i.offset + 4) & M] = regs[i.srcs[1]]
         elif m == "push":
             sp = regs["sp"] - 4 * len(i.regs)
             for n, r in enumerate(i.regs):

@@ -32,6 +32,9 @@ Pipeline (nothing here is a cipher as text):
    pipelining on Cortex-M3/M4) within
    the register and stack dependences, and the cycle count is that of gen/sched/timing (the
    emulator's cycle model uses the same table).
+5. Spill stores in pairs (gen/sched/strd_pairs.py): two stores become one STRD to adjacent
+   stack words where the model says it pays (STR;STR = 4 cycles, STRD = 3); stack slots are
+   then given per live range, so the pairs' words can be adjacent.
 
 Only single-word LDR/STR touch ``in``/``out`` (they may be unaligned: ARMv7-M allows that for
 LDR/STR, not for LDRD/LDM); ``in`` is read completely before ``out`` is written (in == out is
@@ -49,7 +52,7 @@ from gen.ir import Builder, Program
 from gen.isa import thumb2 as t2
 from gen.kernels import aes_fixsliced as AF
 from gen.kernels import aes_keyschedule
-from gen.sched import listsched, regalloc
+from gen.sched import listsched, regalloc, strd_pairs
 
 CORES = ("cortex-m4", "cortex-m3")
 N_GATES = len(aes_sbox.GATES)
@@ -207,6 +210,7 @@ class Compiled:
     n_ops: int             # IR ops
     core: str
     seed: int
+    strd: int = 0          # pairs of spill stores written by one STRD
 
     @property
     def cycles_per_byte(self) -> float:
@@ -247,7 +251,10 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
     alloc = regalloc.allocate(seg.program, order, BASES, seed=seed)
     regalloc.check_allocation(seg.program, order, alloc, BASES)
     body = post(alloc, core, seed)
-    s = frame_size(alloc.n_slots)
+    paired, n_strd = strd_pairs.pair(body, core)
+    strd_pairs.check(body, paired)
+    body = paired
+    s = frame_size(strd_pairs.n_slots(body))
 
     body = [t2.resolve(i, lambda slot: home_offset(slot, s)) for i in body]
     pro = [t2.push(PUSHED)] + ([t2.Insn("sub", dst="sp", srcs=("sp",), imm=s)] if s else [])
@@ -257,7 +264,7 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
     return Compiled(insns=insns, body=body, cycles=listsched.cycles(insns, core),
                     spills=alloc.spills, reloads=alloc.reloads, remats=alloc.remats,
                     base_reloads=alloc.base_reloads, stack_bytes=4 * len(PUSHED) + s,
-                    n_ops=len(seg.program.ops), core=core, seed=seed)
+                    n_ops=len(seg.program.ops), core=core, seed=seed, strd=n_strd)
 
 
 # --------------------------------------------------------------------------- S-box order search
@@ -409,7 +416,8 @@ def _header_comment(prefix: str, keybits: int, slicing: str, c: Compiled) -> str
  *
  * Registers: r0-r12 and lr hold the {c.n_ops} IR values, allocated by furthest-next-use (Belady)
  * after a list schedule in stored evaluation orders; rk, out and in are pushed with the
- * callee-saved registers and reloaded from the frame when needed. Spill code: {c.spills} stores, {c.reloads} reloads,
+ * callee-saved registers and reloaded from the frame when needed. Spill code: {c.spills} stores ({2 * c.strd} of them
+ * paired into {c.strd} STRD), {c.reloads} reloads,
  * {c.remats} round-key reloads, {c.base_reloads} pointer reloads; stack {c.stack_bytes} bytes.
  * Cycle model (gen/sched/timing.py, zero wait states): {c.cycles} cycles per call
  * = {c.cycles_per_byte:.1f} cycles/byte, {len(c.insns)} instructions. Schedule seed {c.seed}.
@@ -444,7 +452,7 @@ def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) ->
     out.append(");")
     stats = {"encrypt2": c.n_ops, "keyschedule": ks.stats(),
              "thumb2": {"cycles": c.cycles, "cycles_per_byte": round(c.cycles_per_byte, 2),
-                        "instructions": len(c.insns), "spills": c.spills, "reloads": c.reloads,
+                        "instructions": len(c.insns), "spills": c.spills, "strd": c.strd, "reloads": c.reloads,
                         "remats": c.remats, "base_reloads": c.base_reloads,
                         "stack_bytes": c.stack_bytes, "core": core, "seed": seed}}
     return AesCode(code="\n".join(out) + "\n", rk_words=8 * (nr + 1), nr=nr, keybits=keybits,

@@ -14,14 +14,15 @@
 * order: ``gen.sched.listsched.schedule`` (register-pressure list scheduling; optional
   ``segments``/``rank`` as in gen/kernels/aes_thumb2.py), registers: ``gen.sched.regalloc.allocate``
   (13 registers, Belady spilling into a stack frame), checked symbolically with
-  ``regalloc.check_allocation``, then ``listsched.post_schedule`` (load/store pipelining);
+  ``regalloc.check_allocation``, then ``listsched.post_schedule`` (load/store pipelining),
+  then ``strd_pairs.pair`` (spill stores merged into STRD where the cycle model says it pays);
 * ``movc`` (any 32-bit constant) is allocated as a placeholder ``mov #imm`` and printed as
   MOV/MVN with a modified immediate or MOVW/MOVT (the register allocator lowers one op to one
   instruction, so it never sees the two-instruction form);
 * prologue ``push {homed argument registers, r4-r11, lr}; sub sp, #frame``, epilogue
   ``add sp, #frame + homes; pop {r4-r11, pc}``; the stack stays 8-byte aligned;
-* memory is touched only by single-word LDR/STR at constant offsets (ARMv7-M allows them
-  unaligned, unlike LDRD/LDM), so ``uint8_t *`` buffers need no alignment; loads of input
+* argument memory is touched only by single-word LDR/STR at constant offsets (ARMv7-M
+  allows them unaligned, unlike LDRD/LDM; STRD only writes the word-aligned frame), so ``uint8_t *`` buffers need no alignment; loads of input
   memories all come before the first store (``listsched.dependences``), so an output may be
   the same buffer as an input;
 * ``Function.cycles`` is the modelled cost of the whole call (push .. pop pc), with the one
@@ -37,7 +38,7 @@ from dataclasses import dataclass, field, replace
 
 from gen import ir
 from gen.isa import thumb2 as t2
-from gen.sched import listsched, regalloc
+from gen.sched import listsched, regalloc, strd_pairs
 
 CORES = ("cortex-m4", "cortex-m3")
 CALLEE_SAVED = ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11")
@@ -204,8 +205,11 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
     readonly = frozenset(bases[m].reg for m in remat)
     body = listsched.post_schedule(alloc.insns, core, seed, readonly_bases=readonly)
     body = _expand_constants(body)
+    paired, _ = strd_pairs.pair(body, core)
+    strd_pairs.check(body, paired)
+    body = paired
 
-    s = 4 * alloc.n_slots
+    s = 4 * strd_pairs.n_slots(body)
     if (4 * len(pushed) + s) % 8:
         s += 4
     n_push = len(pushed)
@@ -224,7 +228,8 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
     insns = pro + body + epi
     t2.check_core(insns, core)
     for i in insns:      # only single-word memory instructions, constant offsets
-        assert i.mnem in ("ldr", "str", "push", "pop") or i.base is None, i.text()
+        assert i.mnem in ("ldr", "str", "push", "pop") or i.base is None or \
+            (i.mnem == "strd" and i.base == "sp"), i.text()
     proto = f"void {name}(" + ", ".join(f"{p.ctype}{'' if p.ctype.endswith('*') else ' '}{p.name}"
                                         for p in params) + ")"
     return Function(name=name, prototype=proto, insns=insns, cycles=listsched.cycles(insns, core),

@@ -1,0 +1,150 @@
+"""Pair spill stores into STRD: two 2-cycle stores become one 3-cycle store.
+
+The trick.  In the timing model (gen/sched/timing.py, Cortex-M4 TRM Table 3-1) a single STR
+costs 2 cycles unless it pipelines behind an LDR, and nothing pipelines behind a store; STRD
+costs 3.  A fixsliced AES round spills ~10 values that are live across the S-box inversion,
+mostly back to back with ALU work, so most spill stores cost the full 2 cycles.  Two of them
+written by one ``strd ra, rb, [sp, #off]`` save one cycle, provided their stack slots are
+adjacent words.
+
+How (after allocation and post-scheduling, on symbolic slots; ``pair(body, core)``):
+
+1. Live ranges.  Every spill store opens a *range* of its slot; the reloads up to the next
+   store of that slot read it.  Ranges, not slots, get the final stack words (step 3), so the
+   allocator's slot reuse does not constrain the pairing.
+2. Merging.  For a spill store A, a later spill store B (within ``window`` instructions) can
+   join it when B's register is not written in between (B moves up to A: its value is already
+   there).  The merge is kept only if the whole body's modelled cycles drop (a store pipelined
+   behind an LDR already costs 1, and removing B changes its neighbours' pair terms).
+3. Slots.  Interval colouring of the ranges in program order (a slot is free again after its
+   range's last reload); a merged pair takes the lowest two adjacent free slots (a, a+1),
+   the STRD writes [sp, #4a] and [sp, #4a + 4].  STRD needs word alignment only (ARMv7-M).
+
+``check(old, new)`` proves the result symbolically: every instruction other than spill
+code reads, register by register, the same producer in both lists.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gen.isa import thumb2 as t2
+from gen.sched import listsched
+
+
+def _is_spill(i) -> bool:
+    return i.mnem == "str" and i.base == "sp" and i.slot is not None and i.slot >= 0
+
+
+def _is_reload(i) -> bool:
+    return i.mnem == "ldr" and i.base == "sp" and i.slot is not None and i.slot >= 0
+
+
+def _ranges(body: list):
+    """range id of every spill store and slot reload (position -> range id)."""
+    current: dict = {}
+    rng: dict = {}
+    n = 0
+    for k, i in enumerate(body):
+        if _is_spill(i):
+            current[i.slot] = n
+            rng[k] = n
+            n += 1
+        elif _is_reload(i):
+            rng[k] = current[i.slot]
+    return rng, n
+
+
+def pair(body: list, core: str, window: int = 48) -> tuple:
+    """(new body, number of STRD pairs).  ``body``: allocated instructions with symbolic
+    spill slots (ids >= 0); frame slots (negative ids) are left as they are."""
+    rng, n_ranges = _ranges(body)
+    # items: (insn, ranges it stores / reads); merged stores carry two ranges
+    items = [(ins, (rng[k],) if k in rng else ()) for k, ins in enumerate(body)]
+    cost = listsched.cycles(body, core)
+    pairs = 0
+    k = 0
+    while k < len(items):
+        ins, rs = items[k]
+        if ins.mnem != "str" or not _is_spill(ins) or len(rs) != 1:
+            k += 1
+            continue
+        written: set = set()
+        for j in range(k + 1, min(len(items), k + 1 + window)):
+            other, ors = items[j]
+            if _is_spill(other) and len(ors) == 1 and other.srcs[0] not in written:
+                strd = t2.Insn("strd", srcs=(ins.srcs[0], other.srcs[0]), base="sp", slot=ins.slot,
+                               note=f"{ins.note}; {other.note}")
+                trial = items[:k] + [(strd, rs + ors)] + items[k + 1:j] + items[j + 1:]
+                c = listsched.cycles([t for t, _ in trial], core)
+                if c < cost:
+                    items, cost = trial, c
+                    pairs += 1
+                    break
+            written |= other.writes()
+        k += 1
+    return _assign_slots(items, n_ranges), pairs
+
+
+def _assign_slots(items: list, n_ranges: int) -> list:
+    last = {}
+    for k, (_, rs) in enumerate(items):
+        for r in rs:
+            last[r] = k
+    slot_of: dict = {}
+    busy_until: list = []          # slot -> position of its range's last use
+    out = []
+    for k, (ins, rs) in enumerate(items):
+        if ins.mnem in ("str", "strd") and rs:
+            free = [s for s, until in enumerate(busy_until) if until < k]
+            if len(rs) == 1:
+                s = free[0] if free else len(busy_until)
+            else:
+                fs = set(free)
+                s = next((a for a in free if a + 1 in fs or a + 1 == len(busy_until)), len(busy_until))
+            for q, r in enumerate(rs):
+                while len(busy_until) <= s + q:
+                    busy_until.append(-1)
+                busy_until[s + q] = last[r]
+                slot_of[r] = s + q
+            out.append(replace(ins, slot=s))
+        elif rs:
+            out.append(replace(ins, slot=slot_of[rs[0]]))
+        else:
+            out.append(ins)
+    return out
+
+
+def n_slots(body: list) -> int:
+    """Spill slots a body uses (an STRD uses two)."""
+    top = -1
+    for i in body:
+        if i.base == "sp" and i.slot is not None and i.slot >= 0:
+            top = max(top, i.slot + (1 if i.mnem == "strd" else 0))
+    return top + 1
+
+
+def check(old: list, new: list) -> None:
+    """Raise AssertionError unless ``new`` computes what ``old`` does: simulate both with
+    symbolic values (a register holds the instruction that produced it; a spill slot holds
+    what was stored) and compare what every non-spill instruction reads."""
+    def trace(body):
+        reg: dict = {}
+        slot: dict = {}
+        seen: dict = {}
+        for i in body:
+            if i.mnem == "strd" or _is_spill(i):
+                for q, r in enumerate(i.srcs):
+                    slot[i.slot + q] = reg.get(r, r)
+                continue
+            if _is_reload(i):
+                assert i.slot in slot, f"reload of an empty slot: {i.text() if i.offset else i}"
+                reg[i.dst] = slot[i.slot]
+                continue
+            seen[id(i)] = tuple(reg.get(r, r) for r in sorted(i.reads()))
+            for w in i.writes():
+                reg[w] = id(i)
+        return seen
+    a, b = trace(old), trace(new)
+    assert a.keys() == b.keys(), "instructions differ"
+    for key in a:
+        assert a[key] == b[key], f"operands differ at {next(i for i in old if id(i) == key)}"
