@@ -15,12 +15,28 @@ What is measured (SPEC §4 `metrics`):
 * ``ghash_cycles_per_byte`` ``PREFIX_ghash`` over 4096 bytes (256 blocks);
 * ``cycles``                ``PREFIX_encrypt`` with a 96-bit IV, no AAD, a 16-byte tag, for each
                             message size; ``cycles_per_byte`` the same divided by the size;
+* ``gctr_cycles``           the keystream (GCTR) part of those same calls, per size, and
+                            ``gctr_cycles_per_byte`` divided by the size. The cycle model charges
+                            every translated block to the function (ELF symbol) it starts in
+                            (``CycleCounter.attribute``); GCTR is the whole encrypt minus the
+                            cycles spent inside the GHASH functions ``PREFIX_ghash_blocks``,
+                            ``PREFIX_ghash_feed``, ``PREFIX_ghash_pad`` and the tag finalisation
+                            ``PREFIX_final_tag`` (length block, E(J0) XOR) — ``GHASH_FUNCTIONS``.
+                            So it holds: counter blocks, the block cipher (plain or FACE: per-message
+                            set-up and table fills included), the XOR into the output, and the
+                            glue's bookkeeping (argument checks, start, update's loop, wiping the
+                            stream). Exclusive attribution: a callee's cycles are its own, so the
+                            call instructions into GHASH stay in GCTR (a few cycles per 512 bytes).
+                            A GHASH helper the compiler inlines into a non-GHASH function would
+                            count as GCTR; the benchmark raises if ``PREFIX_ghash_blocks`` ran
+                            for no cycles at all;
 * ``text_bytes`` / ``rodata_bytes``  the drop compiled alone (``toolchain.drop_sizes``);
 * ``ctx_bytes``             ``sizeof(PREFIX_ctx)``, read from the size of the driver's static context;
 * ``stack_bytes``           the deepest stack of all benchmarked calls (stack painting, Machine.call);
 * ``table_bytes`` / ``cache_bytes``  RAM for GHASH tables / FACE caches: ``cache_bytes`` is the
-                            FACE part of ``PREFIX_stream`` (table, per-run constants, state words;
-                            ``face_cache_bytes``), 0 without FACE.
+                            FACE part of ``PREFIX_stream`` (r2 table, per-run constants, state
+                            words) plus the r1 table in ``PREFIX_ctx`` (``face_cache_bytes``),
+                            0 without FACE.
 
 Every input is fixed and the model has no randomness, so the figures are identical from run
 to run (the build writes them into the manifest, and a regenerated drop must not change a
@@ -42,19 +58,25 @@ from emu.machine import EmulationError, Machine
 SIZES = (16, 64, 256, 1024, 4096, 8192)
 ECB_BLOCKS = (2, 64)
 GHASH_BYTES = 4096
+GHASH_FUNCTIONS = ("ghash_blocks", "ghash_feed", "ghash_pad", "final_tag")   # after "PREFIX_"
 CTX_SYMBOL = "sg_ctx"          # emu/driver.c: `static F(ctx) sg_ctx;`, its size is sizeof(PREFIX_ctx)
 
 
 def face_cache_bytes(header: str) -> int:
-    """RAM of the FACE part of PREFIX_stream (0 without FACE): the four state words, the per-run
-    constants `face_fs[N]` and the table `face_tab[M]` (uint32_t each), read from the struct."""
-    m = re.search(r"typedef struct \{(.*?)\} \w+_stream;", header, re.S)
-    if not m or "face_tab[" not in m.group(1):
-        return 0
-    body = m.group(1)
-    words = sum(int(n) for n in re.findall(r"face_(?:fs|tab)\[(\d+)\]", body))
-    flags = re.search(r"uint32_t (face_\w+(?:, face_\w+)*);", body)
-    return 4 * (words + (len(flags.group(1).split(",")) if flags else 0))
+    """RAM of FACE (0 without FACE): in PREFIX_stream the state words, the per-run constants
+    `face_fs[N]` and the r2 table `face_tab[M]`; in PREFIX_ctx the r1 table `face_tab[M]`
+    (key-only, filled by init; it is also part of ``ctx_bytes``). uint32_t each, read from the
+    structs."""
+    total = 0
+    for kind in ("ctx", "stream"):
+        m = re.search(r"typedef struct \{([^{}]*)\} \w+_" + kind + ";", header)
+        if not m or "face_" not in m.group(1):
+            continue
+        body = m.group(1)
+        words = sum(int(n) for n in re.findall(r"face_(?:fs|tab)\[(\d+)\]", body))
+        flags = re.search(r"uint32_t (face_\w+(?:, face_\w+)*);", body)
+        total += 4 * (words + (len(flags.group(1).split(",")) if flags else 0))
+    return total
 
 
 class BenchError(Exception):
@@ -79,6 +101,14 @@ def _pattern(n: int, salt: int) -> bytes:
     return bytes((i * 167 + salt * 31 + (i >> 8)) & 0xFF for i in range(n))
 
 
+def ghash_part(prefix: str, by_function: dict) -> int:
+    """Cycles of a GCM call spent in its GHASH functions (``GHASH_FUNCTIONS``; compiler clones
+    such as ``name.part.0`` or ``name.constprop.0`` count as the function), from
+    ``CycleCounter.by_function()``; the GCTR part is the rest."""
+    names = {f"{prefix}_{f}" for f in GHASH_FUNCTIONS}
+    return sum(c for fn, c in by_function.items() if fn is not None and fn.split(".")[0] in names)
+
+
 def _r2(x: float) -> float:
     return round(x, 2)
 
@@ -90,6 +120,7 @@ class _Bench:
         self.machine = Machine(fw.core, fw.image)
         self.counter = CycleCounter(self.machine.uc, fw.core, layout.FLASH_BASE,
                                     layout.FLASH_BASE + len(fw.image))
+        self.counter.attribute(fw.symbols)      # per-function sums; totals are the same without
         self.stack = 0
 
     def addr(self, fn: str) -> int:
@@ -97,6 +128,11 @@ class _Bench:
         if name not in self.fw.symbols:
             raise BenchError(f"the drop has no function {name}")
         return self.fw.addr(name)
+
+    def measure_split(self, fn: str, *args: int, expect: int | None = 0) -> tuple[int, dict]:
+        """(cycles, cycles per function) of one call of PREFIX_fn(args), as ``measure``."""
+        total = self.measure(fn, *args, expect=expect)
+        return total, self.counter.by_function()
 
     def measure(self, fn: str, *args: int, expect: int | None = 0) -> int:
         """Cycles of one call of PREFIX_fn(args); checks its return value when `expect` is given."""
@@ -159,16 +195,20 @@ def bench_drop(header_path: Path, prefix: str, target: str, keybits: int, workdi
     data = m.alloc(GHASH_BYTES, _pattern(GHASH_BYTES, 4), readonly=True)
     ghash = b.measure("ghash", ctx, y, data, GHASH_BYTES // 16, expect=None)
 
-    cycles, per_byte = {}, {}
+    cycles, per_byte, gctr, gctr_per_byte = {}, {}, {}, {}
     iv = m.alloc(12, _pattern(12, 5), readonly=True)
     for n in sizes:
         say(f"{prefix}: GCM encrypt, {n} bytes")
         msg = m.alloc(n, _pattern(n, 6), readonly=True)
         out = m.alloc(n)
         tag = m.alloc(16)
-        c = b.measure("encrypt", ctx, iv, 12, 0, 0, msg, n, out, tag, 16)
+        c, by_fn = b.measure_split("encrypt", ctx, iv, 12, 0, 0, msg, n, out, tag, 16)
+        if not by_fn.get(f"{prefix}_ghash_blocks"):
+            raise BenchError(f"no cycles in {prefix}_ghash_blocks during encrypt: cannot separate GCTR")
         cycles[str(n)] = c
         per_byte[str(n)] = _r2(c / n)
+        gctr[str(n)] = c - ghash_part(prefix, by_fn)
+        gctr_per_byte[str(n)] = _r2(gctr[str(n)] / n)
 
     return {
         "model": model_name(fw.core),
@@ -181,6 +221,8 @@ def bench_drop(header_path: Path, prefix: str, target: str, keybits: int, workdi
         "ghash_cycles_per_byte": _r2(ghash / GHASH_BYTES),
         "cycles": cycles,
         "cycles_per_byte": per_byte,
+        "gctr_cycles": gctr,
+        "gctr_cycles_per_byte": gctr_per_byte,
         "text_bytes": sizes_info["text_bytes"],
         "rodata_bytes": sizes_info["rodata_bytes"],
         "ctx_bytes": ctx_bytes,

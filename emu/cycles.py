@@ -63,6 +63,8 @@ All counts are Python ints and deterministic (no wall-clock, no randomness).
 
 from __future__ import annotations
 
+import bisect
+
 from unicorn import UC_HOOK_BLOCK, UC_HOOK_CODE
 from unicorn import arm_const as A
 
@@ -90,15 +92,16 @@ def straight_line_cycles(code_bytes: bytes, address: int, core: str, which: str 
 
 
 class _Block:
-    __slots__ = ("cost", "first", "last", "fallthrough", "taken_extra", "ends_in_branch")
+    __slots__ = ("cost", "first", "last", "fallthrough", "taken_extra", "ends_in_branch", "fn")
 
-    def __init__(self, cost, first, last, fallthrough, taken_extra, ends_in_branch):
+    def __init__(self, cost, first, last, fallthrough, taken_extra, ends_in_branch, fn=None):
         self.cost = cost
         self.first = first
         self.last = last
         self.fallthrough = fallthrough
         self.taken_extra = taken_extra
         self.ends_in_branch = ends_in_branch
+        self.fn = fn            # function (symbol) the block starts in, when attributing
 
 
 class CycleCounter:
@@ -109,6 +112,15 @@ class CycleCounter:
     preferably before the first ``emu_start`` (it flushes Unicorn's translation cache
     anyway).  Read ``cycles``; ``reset()`` between measurements; ``detach()`` removes the
     hooks.  ``block_hook_calls`` and ``code_hook_calls`` count callbacks (for speed tests).
+
+    Per-function attribution (optional): ``attribute(functions)`` with ``{name: (address,
+    size)}`` makes the counter also sum cycles per function, read with ``by_function()``
+    (cycles of code outside every given function go to ``None``).  A translated block is
+    charged to the function its first instruction lies in ("exclusive" cycles: a callee's
+    cycles are its own); the taken-branch extra of a block ending in a conditional branch goes
+    to that block's function, a dynamic instruction's correction to the function holding the
+    instruction.  The per-function figures always add up to ``cycles``; the total itself does
+    not change with or without attribution.
     """
 
     def __init__(self, uc, core: str, code_start: int, code_end: int):
@@ -128,6 +140,8 @@ class CycleCounter:
         self.code_hook_calls = 0
         self._cycles = 0
         self._prev: _Block | None = None
+        self._fns: list[tuple[int, int, str]] | None = None    # (start, end, name), sorted
+        self._by_fn: dict | None = None
         self._hooks = [uc.hook_add(UC_HOOK_BLOCK, self._on_block,
                                    begin=code_start, end=code_end - 1)]
         for a in sorted(self._prescan()):
@@ -146,6 +160,34 @@ class CycleCounter:
                 return self._cycles + p.taken_extra
         return self._cycles
 
+    def attribute(self, functions: dict[str, tuple[int, int]]) -> None:
+        """Also count cycles per function from now on (see the class docstring); `functions`
+        maps a name to (address, size), as ``toolchain.Firmware.symbols`` does (entries of
+        size 0 are ignored).  Resets the per-function sums."""
+        self._fns = sorted((a & ~1, (a & ~1) + n, name) for name, (a, n) in functions.items() if n > 0)
+        self._by_fn = {}
+        self._fn_at: dict[int, str | None] = {}
+        self._blocks.clear()            # cached blocks carry no function yet
+
+    def by_function(self) -> dict:
+        """{function name (or None): cycles} since the last reset; sums to ``cycles``."""
+        if self._by_fn is None:
+            raise RuntimeError("call attribute() first")
+        out = {k: v for k, v in self._by_fn.items() if v}
+        p = self._prev
+        extra = self.cycles - self._cycles
+        if extra:
+            out[p.fn] = out.get(p.fn, 0) + extra
+        return out
+
+    def _function_at(self, address: int):
+        fn = self._fn_at.get(address, self)
+        if fn is self:
+            i = bisect.bisect_right(self._fns, (address, float("inf"), "")) - 1
+            fn = self._fns[i][2] if i >= 0 and self._fns[i][0] <= address < self._fns[i][1] else None
+            self._fn_at[address] = fn
+        return fn
+
     def rescan(self) -> None:
         """Scan the code range again (after new code was written into it), hook any new
         candidate addresses and flush Unicorn's translation cache."""
@@ -160,6 +202,8 @@ class CycleCounter:
     def reset(self) -> None:
         self._cycles = 0
         self._prev = None
+        if self._by_fn is not None:
+            self._by_fn = {}
         self.block_hook_calls = 0
         self.code_hook_calls = 0
 
@@ -177,14 +221,20 @@ class CycleCounter:
             b = self._analyze(address, size)
         c = b.cost
         p = self._prev
+        taken = 0
         if p is not None:
             if p.taken_extra:
                 if address != p.fallthrough:
-                    c += p.taken_extra
+                    taken = p.taken_extra
             elif not p.ends_in_branch and address == p.fallthrough and b.first is not None:
                 c += T.pair_adjust(p.last, b.first)
-        self._cycles += c
+        self._cycles += c + taken
         self._prev = b
+        if self._by_fn is not None:
+            f = self._by_fn
+            f[b.fn] = f.get(b.fn, 0) + c
+            if taken:
+                f[p.fn] = f.get(p.fn, 0) + taken
 
     def _on_insn(self, uc, address, size, _user):
         d = self._dyn.get(address)
@@ -193,10 +243,14 @@ class CycleCounter:
         self.code_hook_calls += 1
         kind, charged, extra, cls, mnem, rn, rm = d
         if kind == "const":
-            self._cycles += extra
+            add = extra
         else:
             actual = T.dynamic_cycles(cls, self.core, mnem, uc.reg_read(rn), uc.reg_read(rm))
-            self._cycles += actual - charged + extra
+            add = actual - charged + extra
+        self._cycles += add
+        if self._by_fn is not None:
+            fn = self._function_at(address)
+            self._by_fn[fn] = self._by_fn.get(fn, 0) + add
 
     # -- analysis --------------------------------------------------------------------------
     def _read(self, address, size):
@@ -240,8 +294,9 @@ class CycleCounter:
                 ins = T.Insn("alu", writes=ins.writes, reads=ins.reads, cond=ins.cond,
                              mnemonic=ins.mnemonic, address=ins.address, size=ins.size)
             insns.append(ins)
+        fn = self._function_at(address) if self._fns is not None else None
         if not insns:
-            b = _Block(0, None, None, address + size, 0, False)
+            b = _Block(0, None, None, address + size, 0, False, fn)
             self._blocks[(address, size)] = b
             return b
         dd = T.DATA_DEPENDENT[core]
@@ -271,7 +326,7 @@ class CycleCounter:
         ends_in_branch = last.cls in T.PC_WRITERS
         if ends_in_branch and last.cond:
             taken_extra = T.insn_cycles(last, core, taken=True) - _NOT_TAKEN
-        b = _Block(total, insns[0], last, last.address + last.size, taken_extra, ends_in_branch)
+        b = _Block(total, insns[0], last, last.address + last.size, taken_extra, ends_in_branch, fn)
         self._blocks[(address, size)] = b
         return b
 

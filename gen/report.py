@@ -23,6 +23,7 @@ from pathlib import Path
 START = "<!-- perf-table:start -->"
 END = "<!-- perf-table:end -->"
 GCM_SIZES = ("16", "256", "4096")      # the message sizes shown in the README
+GCTR_SIZE = "4096"                     # the message size of the FACE table's GCTR columns
 ECB_KEY = "64"                         # ecb_cycles_per_block entry used for "AES cycles/byte"
 
 
@@ -91,6 +92,15 @@ def gcm_cpb(metrics: dict, size: str = "4096") -> float | None:
     return (metrics.get("cycles_per_byte") or {}).get(size)
 
 
+def gctr_cpb(metrics: dict, size: str = "4096") -> float | None:
+    """Keystream (GCTR) part of `encrypt`, per byte (emu/bench.py: encrypt minus its GHASH functions)."""
+    return (metrics.get("gctr_cycles_per_byte") or {}).get(size)
+
+
+def gctr_cycles(metrics: dict, size: str = "4096") -> int | None:
+    return (metrics.get("gctr_cycles") or {}).get(size)
+
+
 def _sorted(manifests) -> list[dict]:
     return sorted(manifests, key=lambda m: m["name"])
 
@@ -143,7 +153,9 @@ def aes_table(manifests) -> str:
 
 def face_table(manifests) -> str | None:
     """FACE drops beside the same configuration with face off: GCM c/B per size, the saving at
-    4 KiB, the break-even size (the first measured size where FACE is faster) and the RAM."""
+    4 KiB, the keystream (GCTR) c/B at 4 KiB and its saving (issue 5's figure; "—" for
+    manifests measured before emu/bench.py had it), the break-even size (the first measured
+    size where FACE is faster) and the RAM (FACE cache, ctx: r1's table lives in the ctx)."""
     ms = _sorted(manifests)
 
     def twin(m):
@@ -161,14 +173,21 @@ def face_table(manifests) -> str | None:
         sizes = sorted(met["cycles"], key=int)
         even = next((n for n in sizes if met["cycles"][n] < off["cycles"][n]), None)
         saving = 100.0 * (1 - met["cycles"]["4096"] / off["cycles"]["4096"])
+        g_off, g_face = gctr_cycles(off, GCTR_SIZE), gctr_cycles(met, GCTR_SIZE)
+        if g_off and g_face:
+            gctr = [f"{_num(gctr_cpb(off))} → {_num(gctr_cpb(met))}", f"{100.0 * (1 - g_face / g_off):.1f}%"]
+        else:
+            gctr = ["—", "—"]
         rows.append([f"`{m['name']}`", f"`{base['name']}`"]
                     + [f"{_num(off['cycles_per_byte'][n])} → {_num(met['cycles_per_byte'][n])}" for n in GCM_SIZES]
-                    + [f"{saving:.1f}%", f"{even} B" if even else "—", _num(met.get("cache_bytes")),
+                    + [f"{saving:.1f}%"] + gctr
+                    + [f"{even} B" if even else "—", _num(met.get("cache_bytes")), _num(met.get("ctx_bytes")),
                        _num(met.get("stack_bytes"))])
     if not rows:
         return None
     head = (["FACE drop", "same with face off"] + [f"GCM c/B @{n}: off → FACE" for n in GCM_SIZES]
-            + ["saving @4096", "faster from (measured sizes)", "cache B", "stack B"])
+            + ["saving @4096", f"GCTR c/B @{GCTR_SIZE}: off → FACE", f"GCTR saving @{GCTR_SIZE}",
+               "faster from (measured sizes)", "cache B", "ctx B", "stack B"])
     return _markdown(head, rows, right_from=2)
 
 
@@ -240,8 +259,11 @@ def perf_table(manifests) -> str:
                   "64 blocks; the key schedule alone):", "", aes_table(manifests)]
         face = face_table(manifests)
         if face:
-            parts += ["", "FACE (whole GCM encrypt, 96-bit IV, per-message set-up and table fills included; "
-                      "the cache lives in the stream, on the stack for one-shot calls):", "", face]
+            parts += ["", "FACE (GCM encrypt, 96-bit IV, per-message set-up and table fills included; "
+                      "the cache lives in the stream, on the stack for one-shot calls). GCTR is the keystream part "
+                      "of the same call: encrypt minus the cycles inside the GHASH functions (`ghash_blocks`, "
+                      "`ghash_feed`, `ghash_pad`) and the tag finalisation (`final_tag`), attributed per function "
+                      "symbol by the cycle model (emu/bench.py):", "", face]
     else:
         parts.append("No drops built yet: run `make`.")
     parts += ["", "Published figures, beside the closest of ours:", "", peers_table(manifests), "",

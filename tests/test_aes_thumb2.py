@@ -8,6 +8,8 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from gen import generate
 from gen.config import from_dict
+from gen.isa import thumb2 as t2
+from gen.kernels import aes_thumb2
 from gen.sched import timing as T
 from emu import toolchain
 from emu.machine import Machine
@@ -156,3 +158,20 @@ def test_ark_in_sbox_segmentation_and_the_default_one_face_reuses():
                 if ranks[0] is not None:
                     assert sorted(ranks) == list(range(len(ranks)))
     assert "ark+sbox" in A.ORDERS
+
+
+def test_ctr_pairs_is_the_plain_path_of_thumb2_drops():
+    """Thumb-2 drops run counter mode through {p}_ctr_pairs (XOR fused, looped); the per-pair
+    keystream + xor32 route is gone, and the loop's only branch is its count."""
+    from gen import generate
+    from gen.kernels import aes_ctr_thumb2
+    cfg = config(128, "ffs", "cortex-m4")
+    text = generate.header(cfg, "test")[0]
+    p = cfg.prefix
+    assert f"{p}_ctr_pairs(s->ctx->rk, out, s->cb, in, npairs)" in text
+    assert f"{p}_xor32" not in text
+    ctr = aes_ctr_thumb2.thumb2(p, 128, "ffs", "cortex-m4")
+    branches = [ln for ln in ctr.code.splitlines() if t2.parse_mnemonic(ln.strip(' "').replace("\\n", "")) in ("b", "bne", "beq")]
+    assert len(branches) == 1 and "1b" in branches[0]
+    plain = aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4")
+    assert ctr.pair_cycles < plain.cycles + 60          # the XOR and the loop step, no call

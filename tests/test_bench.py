@@ -21,7 +21,7 @@ from gen.errors import ConfigError
 
 PRESET = "aes128gcm-portable"
 KEYS = {"model", "core", "compiler", "key_setup_cycles", "ecb_cycles_per_block", "ghash_cycles_per_byte",
-        "cycles", "cycles_per_byte", "text_bytes", "rodata_bytes", "ctx_bytes", "table_bytes",
+        "cycles", "cycles_per_byte", "gctr_cycles", "gctr_cycles_per_byte", "text_bytes", "rodata_bytes", "ctx_bytes", "table_bytes",
         "cache_bytes", "stack_bytes", "key_schedule_cycles", "ghash_init_cycles"}
 
 
@@ -49,6 +49,7 @@ def test_all_metrics_present(metrics):
     assert set(metrics) == KEYS
     assert set(metrics["cycles"]) == {"16", "64", "256", "1024", "4096", "8192"}
     assert set(metrics["cycles_per_byte"]) == set(metrics["cycles"])
+    assert set(metrics["gctr_cycles"]) == set(metrics["gctr_cycles_per_byte"]) == set(metrics["cycles"])
     assert set(metrics["ecb_cycles_per_block"]) == {"2", "64"}
     assert "Cortex-M4" in metrics["model"] and metrics["core"] == "cortex-m4"
     for k in ("key_setup_cycles", "key_schedule_cycles", "ghash_init_cycles", "text_bytes", "ctx_bytes",
@@ -186,3 +187,135 @@ def test_load_manifests(drop):
     path, config, _ = drop
     loaded = report.load_manifests(path.parent)
     assert [m["name"] for m in loaded] == [config.name]
+
+
+# ---- GCTR: the keystream part of encrypt (cycles attributed per function symbol) ----
+
+FACE_PRESET = "aes128gcm-portable-face-r2"
+
+
+def _firmware(path, config, tmp_path):
+    from emu import toolchain
+    return toolchain.build_firmware(path / f"{config.name}.h", config.prefix, config.target, tmp_path)
+
+
+def _split_encrypt(fw, config, n=4096):
+    """(total, by_function) of one `encrypt` of n bytes, as bench_drop measures it."""
+    b = bench._Bench(fw, config.prefix)
+    m = b.machine
+    kl = config.keybits // 8
+    ctx = m.alloc(8192)
+    key = m.alloc(kl, bench._pattern(kl, 1), readonly=True)
+    b.measure("init", ctx, key, kl)
+    iv = m.alloc(12, bench._pattern(12, 5), readonly=True)
+    msg = m.alloc(n, bench._pattern(n, 6), readonly=True)
+    out, tag = m.alloc(n), m.alloc(16)
+    return b.measure_split("encrypt", ctx, iv, 12, 0, 0, msg, n, out, tag, 16)
+
+
+def test_gctr_metric_consistent(metrics):
+    for n, c in metrics["cycles"].items():
+        g = metrics["gctr_cycles"][n]
+        assert 0 < g < c, n
+        assert metrics["gctr_cycles_per_byte"][n] == round(g / int(n), 2)
+    # at 4 KiB: GHASH (the rest) costs about what `ghash` over 4096 bytes costs, GCTR at least the AES
+    ghash_part = metrics["cycles"]["4096"] - metrics["gctr_cycles"]["4096"]
+    assert abs(ghash_part / 4096 - metrics["ghash_cycles_per_byte"]) < 0.05 * metrics["ghash_cycles_per_byte"]
+    assert metrics["gctr_cycles"]["4096"] > 4096 * metrics["ecb_cycles_per_block"]["64"] / 16
+
+
+def test_gctr_plus_ghash_is_the_total(drop, metrics, tmp_path):
+    path, config, _ = drop
+    fw = _firmware(path, config, tmp_path)
+    total, by_fn = _split_encrypt(fw, config)
+    assert total == metrics["cycles"]["4096"]                       # attribution changes no total
+    assert sum(by_fn.values()) == total
+    ghash = bench.ghash_part(config.prefix, by_fn)
+    assert by_fn[f"{config.prefix}_ghash_blocks"] > 0 and 0 < ghash < total
+    assert total - ghash == metrics["gctr_cycles"]["4096"]
+    # the AES kernel is GCTR, GHASH's own functions are not
+    assert bench.ghash_part(config.prefix, {f"{config.prefix}_aes_encrypt2": 5, None: 7}) == 0
+    assert bench.ghash_part(config.prefix, {f"{config.prefix}_ghash_blocks.part.0": 5,
+                                            f"{config.prefix}_final_tag": 2}) == 7
+
+
+def test_cycle_counter_attribution_matches_plain_counter(drop, tmp_path):
+    """The same call, counted with and without per-function attribution: the same total."""
+    from emu import layout
+    from emu.cycles import CycleCounter
+    path, config, _ = drop
+    fw = _firmware(path, config, tmp_path)
+    b = bench._Bench(fw, config.prefix)
+    b.counter.detach()
+    b.counter = CycleCounter(b.machine.uc, fw.core, layout.FLASH_BASE, layout.FLASH_BASE + len(fw.image))
+    m = b.machine
+    ctx = m.alloc(8192)
+    key = m.alloc(16, bench._pattern(16, 1), readonly=True)
+    plain = b.measure("init", ctx, key, 16)
+    with pytest.raises(RuntimeError):
+        b.counter.by_function()
+    b.counter.attribute(fw.symbols)
+    again, by_fn = b.measure_split("init", ctx, key, 16)
+    assert again == plain and sum(by_fn.values()) == plain
+    assert by_fn[f"{config.prefix}_aes_keyschedule"] > 0 and by_fn[f"{config.prefix}_ghash_init"] > 0
+
+
+@pytest.fixture(scope="module")
+def face_metrics(tmp_path_factory):
+    config = presets.preset(FACE_PRESET)
+    header, _ = generate.header(config, f"slicegen build {FACE_PRESET}")
+    out = tmp_path_factory.mktemp("face")
+    path = write_drop(out, config.name, header, {"name": config.name, "metrics": {}})
+    met = bench_drop(path / f"{config.name}.h", config.prefix, config.target, config.keybits,
+                     tmp_path_factory.mktemp("benchface"), sizes=(16, 256, 4096))
+    return path, config, met
+
+
+def test_gctr_of_a_face_drop(metrics, face_metrics, tmp_path):
+    path, config, met = face_metrics
+    # FACE makes the keystream cheaper; its GHASH part (same ctmul code, data-independent) is
+    # exactly the face=off drop's
+    assert met["gctr_cycles"]["4096"] < metrics["gctr_cycles"]["4096"] < metrics["cycles"]["4096"]
+    assert met["gctr_cycles"]["4096"] < met["cycles"]["4096"]
+    assert (met["cycles"]["4096"] - met["gctr_cycles"]["4096"]
+            == metrics["cycles"]["4096"] - metrics["gctr_cycles"]["4096"])
+    total, by_fn = _split_encrypt(_firmware(path, config, tmp_path), config)
+    assert total == met["cycles"]["4096"] and sum(by_fn.values()) == total
+    face = sum(c for fn, c in by_fn.items() if fn and fn.startswith(f"{config.prefix}_face_"))
+    assert 0 < face <= met["gctr_cycles"]["4096"]                   # FACE's work is keystream work
+
+
+def test_report_face_table_shows_gctr(drop, metrics, face_metrics):
+    path, config, _ = drop
+    off = json.loads((path / "manifest.json").read_text())
+    off["metrics"] = metrics
+    _, fconfig, fmet = face_metrics
+    face = json.loads(json.dumps(off))
+    face["name"], face["options"] = fconfig.name, dict(off["options"], face="r2")
+    face["metrics"] = fmet
+    table = report.face_table([off, face])
+    g_off, g_face = metrics["gctr_cycles"]["4096"], fmet["gctr_cycles"]["4096"]
+    assert f"{metrics['gctr_cycles_per_byte']['4096']:.2f} → {fmet['gctr_cycles_per_byte']['4096']:.2f}" in table
+    assert f"{100 * (1 - g_face / g_off):.1f}%" in table
+    assert "GCTR" in report.perf_table([off, face])
+    # manifests from before the GCTR metric still make a table
+    for m in (off, face):
+        del m["metrics"]["gctr_cycles"], m["metrics"]["gctr_cycles_per_byte"]
+    assert "—" in report.face_table([off, face])
+
+
+def test_face_cache_bytes_counts_stream_and_ctx():
+    """FACE RAM: the stream's FACE words (state, per-run constants, r2 table) and the r1 table
+    that lives in the ctx (filled by init)."""
+    r2 = ("typedef struct {\n    uint32_t rk[88];\n    uint32_t hk[288];\n} p_ctx;\n"
+          "typedef struct {\n    const p_ctx *ctx;\n    uint32_t ctr, state;\n"
+          "    uint32_t face_on, face_ok, face_hi, face_groups, face_fast;\n"
+          "    uint32_t face_fs[44];\n    uint32_t face_tab[1024];\n} p_stream;\n")
+    r1 = ("typedef struct {\n    uint32_t rk[88];\n    uint32_t hk[288];\n    uint32_t face_tab[256];\n} p_ctx;\n"
+          "typedef struct {\n    const p_ctx *ctx;\n    uint32_t ctr, state;\n"
+          "    uint32_t face_on, face_ok, face_hi, face_groups, face_fast;\n"
+          "    uint32_t face_fs[16];\n} p_stream;\n")
+    off = "typedef struct {\n    uint32_t rk[88];\n} p_ctx;\ntypedef struct {\n    uint32_t ctr;\n} p_stream;\n"
+    assert bench.face_cache_bytes(r2) == 4 * (5 + 44 + 1024)
+    assert bench.face_cache_bytes(r1) == 4 * (5 + 16 + 256)
+    assert bench.face_cache_bytes(off) == 0

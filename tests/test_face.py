@@ -67,28 +67,54 @@ def test_ir_face_equals_plain_kernel(keybits, slicing, depth):
         rk = run(keyschedule_ir(keybits, slicing), {"key": _words(key)})["rk"]
         ctr = rng.randbytes(16)
         groups = sorted(rng.sample(range(8), 2))
-        fs, tab = aes_face.model_table(keybits, slicing, depth, rk, ctr, groups)
+        o = rng.randrange(2)                              # r2: pairs of either parity
+        fs, tab = aes_face.model_table(keybits, slicing, depth, rk, ctr, groups, o=o)
         vs = sorted(tab)
         for _ in range(3):
-            v0, v1 = rng.choice(vs), rng.choice(vs)       # any two entries, not only v, v + 1
-            got = _bytes(run(fenc, {"e0": tab[v0], "e1": tab[v1], "fs": fs, "rk": rk})["out"])
+            v0 = rng.choice(vs)
+            v1 = rng.choice(vs) if depth == "r1" else v0 + 1   # r1: any two entries; r2: a pair
+            data = rng.randbytes(32)
+            e = aes_face.model_pair(tab, v0, v1)
+            got = _bytes(run(fenc, {"e": e, "fs": fs, "rk": rk, "in": [0] * 8})["out"])
             blocks = ctr[:15] + bytes([v0]) + ctr[:15] + bytes([v1])
             want = _bytes(run(enc, {"in": _words(blocks), "rk": rk})["out"])
             assert got == want, (v0, v1)
             assert got == _ecb(key, blocks)
+            # the counter-mode XOR is fused: out = in ^ keystream
+            xored = _bytes(run(fenc, {"e": e, "fs": fs, "rk": rk, "in": _words(data)})["out"])
+            assert xored == bytes(a ^ b for a, b in zip(data, want))
 
 
-def test_ir_whole_table_r2():
-    """Every entry of a full r2 table (all 8 groups) against the state-independent reference."""
-    rng = random.Random(7)
+@pytest.mark.parametrize("o", (0, 1))
+def test_ir_whole_table_r2(o):
+    """Every pair entry of a full r2 table (all 8 groups, pairs of parity o) against the
+    reference; o = 1 is what a 96-bit IV gives (pairs (1, 2), (3, 4), .., (253, 254))."""
+    rng = random.Random(7 + o)
     key, ctr = rng.randbytes(16), rng.randbytes(16)
     rk = run(keyschedule_ir(128, "ffs"), {"key": _words(key)})["rk"]
-    fs, tab = aes_face.model_table(128, "ffs", "r2", rk, ctr)
+    fs, tab = aes_face.model_table(128, "ffs", "r2", rk, ctr, o=o)
     fenc = aes_face.face_encrypt2_ir(128, "ffs", "r2")
-    assert sorted(tab) == list(range(256))
-    for v0 in range(0, 256, 2):
-        got = _bytes(run(fenc, {"e0": tab[v0], "e1": tab[v0 + 1], "fs": fs, "rk": rk})["out"])
+    assert sorted(tab) == list(range(o, 255, 2))          # the carry pair (255, 256) has no entry
+    for v0 in tab:
+        got = _bytes(run(fenc, {"e": aes_face.model_pair(tab, v0), "fs": fs, "rk": rk, "in": [0] * 8})["out"])
         assert got == _ecb(key, ctr[:15] + bytes([v0]) + ctr[:15] + bytes([v0 + 1])), v0
+
+
+def test_vb_words_and_the_glue_constants():
+    """The fill's v-lane input: the model's words, the C constants, and the glue's high words."""
+    for o in (0, 1):
+        for g in range(8):
+            vb = aes_face.vb_words(g, o)
+            for l in (0, 5, 30, 31):
+                v = 32 * g + o + l
+                assert all((vb[b] >> l) & 1 == (v >> b) & 1 for b in range(8)), (g, o, l)
+            assert vb[:5] == aes_face.vb_low(o)
+            for b in range(3):        # face_vbits in templates/gcm_glue.c.j2
+                hi = ((-((g >> b) & 1)) & (0xFFFFFFFF >> o)) | ((((g + o) >> b) & 1) << 31)
+                assert vb[5 + b] == hi & 0xFFFFFFFF, (g, o, b)
+    assert aes_face.vb_low(0) == list(aes_face.V_LANES)
+    text = aes_face.c_shared("x", "r2")
+    assert all(f"0x{w:08x}u" in text for o in (0, 1) for w in aes_face.vb_low(o))
 
 
 def test_r1_shift_layout_is_a_bijection():
@@ -282,7 +308,7 @@ uint32_t sg_gctr(const uint8_t *iv, uint32_t n, uint8_t *out)
     for (i = 0; i < 16u && i < n; i++) out[i] = st.ks[16 + i];
     for (done = 16; done < n; done += 32) {
 #ifdef FACE
-        F(face_next)(&st, n - done);
+        F(face_next)(&st, n - done, st.ks, F(face_zeros));
 #else
         F(keystream2)(&st);
 #endif
@@ -299,14 +325,19 @@ uint32_t sg_gctr(const uint8_t *iv, uint32_t n, uint8_t *out)
 uint32_t sg_setup(void) { F(put32)(st.cb + 12, st.ctr); F(face_setup)(st.face_fs, ctx.rk, st.cb); return 0; }
 uint32_t sg_fill(uint32_t g)
 {
-    uint32_t vhi[3];
-    vhi[0] = 0u - (g & 1u); vhi[1] = 0u - ((g >> 1) & 1u); vhi[2] = 0u - ((g >> 2) & 1u);
-    F(face_fill)(st.face_tab + 32u * F2(PFXU, FACE_ENTRY_WORDS) * g, st.face_fs, vhi);
+    uint32_t vb[8];
+    F(face_vbits)(vb, g, 0u);
+    F(face_fill)(FACE_TAB + 32u * F2(PFXU, FACE_ENTRY_WORDS) * g, st.face_fs, vb);
     return 0;
 }
-uint32_t sg_fenc(void)
+uint32_t sg_fenc(void)        /* a FACE pair, the counter-mode XOR included */
 {
-    F(face_encrypt2)(ctx.rk, st.face_fs, st.ks, st.face_tab, st.face_tab + F2(PFXU, FACE_ENTRY_WORDS));
+    F(face_encrypt2)(ctx.rk, st.face_fs, st.ks, F(face_zeros), FACE_TAB, 1u);
+    return 0;
+}
+uint32_t sg_pxor(void)        /* a plain pair and its XOR, as the plain path runs them */
+{
+    F(face_plain)(&st, st.ks, F(face_zeros));
     return 0;
 }
 #endif
@@ -328,7 +359,7 @@ class GctrBench:
         ld.write_text(layout.LINKER_SCRIPT)
         elf = work / "gctr.elf"
         defs = [f'-DHDR="{hp}"', f"-DPFX={prefix}", f"-DPFXU={prefix.upper()}", f"-D{prefix.upper()}_IMPLEMENTATION"]
-        defs += ["-DFACE"] if face != "off" else []
+        defs += ["-DFACE", f"-DFACE_TAB={'ctx' if face == 'r1' else 'st'}.face_tab"] if face != "off" else []
         toolchain.run([toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS["cortex-m4"], *toolchain.STRICT,
                        "-Wno-unused-function", "-ffreestanding", "-nostdlib", "-nostartfiles", *defs,
                        "-T", str(ld), str(src), "-lgcc", "-o", str(elf)], work)
@@ -393,8 +424,8 @@ def performance_table(keybits_list=KEYBITS, n: int = 4096) -> list[str]:
                 b.call("sg_setup"); s = b.cycles
                 b.call("sg_fill", 0); f = b.cycles
                 b.call("sg_fenc"); e = b.cycles
-                b.call("sg_penc"); p = b.cycles
-                line += f" | setup {s} + fill {f}/group (x8 = {s + 8 * f}); pair {e} vs plain {p}"
+                b.call("sg_pxor"); p = b.cycles
+                line += f" | setup {s} + fill {f}/group (x8 = {s + 8 * f}); pair {e} vs plain + XOR {p}"
                 ref = GctrBench(keybits, "off")
                 even = next((m for m in range(32, 2049, 32) if b.gctr(iv, m)[0] < ref.gctr(iv, m)[0]), None)
                 line += f"; first length (step 32) where faster: {even} B"

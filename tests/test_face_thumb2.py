@@ -71,7 +71,7 @@ class Bench:
         ld.write_text(layout.LINKER_SCRIPT)
         elf = work / "h.elf"
         defs = [f'-DHDR="{hp}"', f"-DPFX={prefix}", f"-DPFXU={prefix.upper()}", f"-D{prefix.upper()}_IMPLEMENTATION"]
-        defs += ["-DFACE"] if face != "off" else []
+        defs += ["-DFACE", f"-DFACE_TAB={'ctx' if face == 'r1' else 'st'}.face_tab"] if face != "off" else []
         toolchain.run([toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS[core], *toolchain.STRICT,
                        "-Wno-unused-function", "-ffreestanding", "-nostdlib", "-nostartfiles", *defs,
                        "-T", str(ld), str(src), "-lgcc", "-o", str(elf)], work)
@@ -134,9 +134,12 @@ def _want(key, ctr, data):
 
 @pytest.mark.parametrize("core,keybits,face", [("cortex-m4", 128, "r2"), ("cortex-m4", 128, "r1"),
                                                ("cortex-m4", 256, "r2"), ("cortex-m3", 128, "r2"),
-                                               ("cortex-m3", 192, "r1")])
+                                               ("cortex-m3", 192, "r1"), ("cortex-m4", 128, "off"),
+                                               ("cortex-m3", 256, "off")])
 def test_keystream_at_carries(core, keybits, face):
-    """Counters just below 2^8, 2^16, 2^24, 2^32 (inc32 wraps), odd block counts, odd chunks."""
+    """Counters just below 2^8, 2^16, 2^24, 2^32 (inc32 wraps), odd block counts, odd chunks.
+    face = off runs the plain path: ctr_pairs (gen/kernels/aes_ctr_thumb2.py) steps the two
+    counters itself, so the wrap inside one call is checked there too."""
     b = bench(keybits, face, core)
     rng = random.Random(f"{core}{keybits}{face}")
     for boundary in (1 << 8, 1 << 16, 1 << 24, 1 << 32):
@@ -167,15 +170,20 @@ def test_gctr_equals_plain_kernel_and_cycle_target():
     c_r1, ks_r1 = r1.gctr(iv, 4096)
     c_r2, ks_r2 = r2.gctr(iv, 4096)
     assert ks_off == ks_r1 == ks_r2 == _ref_keystream(off.key, iv, 4096)
-    # Achieved on the cycle model (seed 0): r2 3.2 %, r1 1.2 % fewer cycles than face = off.
-    # The issue's target (20 %) is NOT reached: the FACE pair itself is 18 % cheaper than the
-    # plain one, but the 8 table fills and the glue's per-pair bookkeeping (face_next) eat most of it.
-    assert c_r2 < 0.98 * c_off, (c_r2, c_off, 1 - c_r2 / c_off)
-    assert c_r1 < 0.995 * c_off, (c_r1, c_off, 1 - c_r1 / c_off)
-    u_off, us_off = off.gctr_update(iv, 4096)     # the GCM path (update, GHASH off)
+    # The harness's bare keystream (face_next into st.ks, then copied): r2 4.5 %, r1 1.9 % fewer
+    # cycles than face = off on the cycle model (seed 0).
+    assert c_r2 < 0.97 * c_off, (c_r2, c_off, 1 - c_r2 / c_off)
+    assert c_r1 < 0.99 * c_off, (c_r1, c_off, 1 - c_r1 / c_off)
+    # GCTR as GCM runs it (update, GHASH off; what emu/bench.py's gctr_cycles measures): r2 8.3 %,
+    # r1 5.5 % fewer cycles than off, whose plain path is the XOR-fused ctr_pairs loop too. The
+    # issue's 20 % is NOT reached: a FACE r2 pair is 18 % cheaper than a one-pair ctr_pairs call,
+    # and the 8 group fills of the run (6 c/B) eat a third of it.
+    u_off, us_off = off.gctr_update(iv, 4096)
+    u_r1, us_r1 = r1.gctr_update(iv, 4096)
     u_r2, us_r2 = r2.gctr_update(iv, 4096)
-    assert us_off == us_r2 == _ref_keystream(off.key, iv, 4096)
-    assert u_r2 < 0.97 * u_off, (u_r2, u_off, 1 - u_r2 / u_off)
+    assert us_off == us_r1 == us_r2 == _ref_keystream(off.key, iv, 4096)
+    assert u_r2 < 0.93 * u_off, (u_r2, u_off, 1 - u_r2 / u_off)
+    assert u_r1 < 0.96 * u_off, (u_r1, u_off, 1 - u_r1 / u_off)
     # the kernels alone: a FACE r2 pair (XOR fused) is at least 15 % cheaper than a plain pair + XOR
     r2.call("sg_fenc"); e = r2.cycles
     r2.call("sg_pxor"); p = r2.cycles

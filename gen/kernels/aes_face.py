@@ -17,38 +17,50 @@ How it is done bitsliced and in the packed two-block layout (gen/circuits/aes_mi
 bit 8r + 2c + k of plane word Q[b] = bit b of byte (row r, column c) of block k):
 
 * the table is built "v-sliced": a 32-bit word holds one bit of 32 different values of v
-  (lane l = v - 32 g for group g = v >> 5). Eight S-box evaluations give s for all 256 v,
+  (lane l = v - 32 g - o for group g, o = 0 but for r2 below). Eight S-box evaluations give s for all 256 v,
   thirty-two more give Y_0..Y_3 for all v (the same Boyar-Peralta circuit as the rounds).
   The multiples 2Y, 3Y are plane shifts and XORs. A SWAPMOVE 32x32 bit transpose then turns
   "row = (position, plane), lane = v" into "one word per v", so each table entry comes out
   already in the packed layout. The S-box NOT constant 0x63 (left out of the kernel's circuit)
   is folded into the per-run constants.
-* r2 entry (4 words per v, table 4 KiB): word i holds plane 2i of S_2(v) on the block-0 bits
-  (even positions) and plane 2i+1 on the odd positions. The pair (v0, v1) of a call becomes the
-  packed state Q[2i] = (e0 & 0x55..) | (e1 & 0x55..) << 1, Q[2i+1] = (e0 >> 1 & 0x55..) |
-  (e1 & 0xaa..): six ops per plane pair, then rounds 3..Nr run unchanged.
+* r2 entries are stored per *pair* (8 words per pair, 128 pairs, table 4 KiB): the packed
+  two-block state Q[0..7] after round 2 of the pair (v0, v0 + 1) itself, so a call just loads
+  it and runs rounds 3..Nr unchanged. The pairs of a stream all start at counters of one parity
+  o (they advance by 2; o = 1 with a 96-bit IV, J0 = IV || 1), so a run has 128 pairs v0 = o,
+  o + 2, .. and group g holds the 16 pairs of v = 32 g + o .. 32 g + o + 31 (lane l of the
+  v-sliced words is v = 32 g + o + l). The transpose then leaves out its first SWAPMOVE stage
+  (row bit 0 <-> lane bit 0): rows 2p, 2p + 1 are planes 2i, 2i + 1 at position p, so word
+  2j + t comes out as plane 2i + t of the pair j = lanes (2j, 2j + 1), block k = lane bit 0 at
+  bit p + k: the packed layout, with fewer operations than the full transpose.
 * r1 entry (1 word per v, table 1 KiB): only column 0 of S_1 varies (4 bytes = 32 bits), so an
   entry is just those bits, placed at bit (pos_r + t_b) mod 32 for row r, plane b, with the
   shifts t_b chosen so the 32 places are distinct. A call rebuilds Q[b] = C1[b] ^ (ror(e0, t_b)
-  & M) ^ (ror(e1, t_b) & M) << 1 and runs rounds 2..Nr.
+  & M) ^ (ror(e1, t_b) & M) << 1 and runs rounds 2..Nr. The entries (m_r S(v ^ k15)) depend on
+  the key only: the C glue fills the whole r1 table once, in ``PREFIX_init``, into the ctx; a
+  run then costs only its set-up (C1).
 * the state after round d is kept in the kernel's fixsliced alignment a_d (SR^-a_d), so the
   rest of the kernel is exactly aes_fixsliced's.
 
 Set-up is split so it can be done lazily, only for the part of a run a message uses:
 ``face_setup`` (once per run: two reference rounds on the counter block, ~1 round-pair of work)
-writes the per-run constants ``fs``; ``face_fill`` fills one group of 32 table entries. All of
-it is straight-line IR: nothing indexes memory by a secret; the table is *read* at the public
-index v by the C glue, which hands ``face_encrypt2`` the two entries.
+writes the per-run constants ``fs``; ``face_fill`` fills one group of 32 table entries (r2: per
+run, only the groups the message reaches; r1: all eight at key set-up). All of it is
+straight-line IR: nothing indexes memory by a secret; the table is *read* at the public index
+v by the C glue, which hands ``face_encrypt2`` the pair's entries. ``face_encrypt2`` also does
+the counter-mode XOR (out = in ^ keystream), so the glue's bulk path is one call per pair.
 
 Memories (words):
   setup:    ctr (4, r: bytes 0..15 of the counter block, little-endian words; byte 15 unused),
             rk (8 (Nr+1), r), fs (FS_WORDS[depth], w)
-  fill:     fs (r), vhi (3, r: all-ones / zero = bits 5, 6, 7 of v for this group),
-            tab (32 ENTRY_WORDS[depth], w: the group's 32 entries, v ascending)
-  encrypt2: e0, e1 (ENTRY_WORDS[depth], r: entries of the two blocks' low counter bytes),
-            fs (r; r1 only), rk (r), out (8, w: 32 keystream bytes as little-endian words)
+  fill:     fs (r), vb (8, r: bit b of v = 32 g + o + l in lane l, ``vb_words(g, o)``; o = 0
+            for r1), tab (32 ENTRY_WORDS[depth], w: the group's 32 entries (r1, v ascending)
+            or 16 pair entries of 8 words (r2, v0 ascending))
+  encrypt2: e (2 ENTRY_WORDS[depth], r: the entries of v0 and v0 + 1 (r1), adjacent in the
+            table, or the pair's entry (r2)), fs (r; r1 only), rk (r), in (8, r), out (8, w:
+            in XOR the 32 keystream bytes, as little-endian words; out may be in)
 fs layout: [0..7] bit b of k15 broadcast to a word; r1: [8..15] C1 planes (both blocks);
-r2: [8 + 8 r + b] bit b of c_r' broadcast, [40..43] C2 as combined words (like an entry).
+r2: [8 + 8 r + b] bit b of c_r' broadcast, [40..43] C2 as combined words: word i holds plane 2i
+on the block-0 bits and plane 2i + 1 on the block-1 bits (both blocks' C2 are equal).
 """
 from __future__ import annotations
 
@@ -72,6 +84,11 @@ EVEN = 0x55555555
 V_LANES = (0xAAAAAAAA, 0xCCCCCCCC, 0xF0F0F0F0, 0xFF00FF00, 0xFFFF0000)   # bits 0..4 of lane
 TRANSPOSE_MASKS = ((16, 0x0000FFFF), (8, 0x00FF00FF), (4, 0x0F0F0F0F), (2, 0x33333333),
                    (1, 0x55555555))
+
+
+def n_words(depth: str) -> int:
+    """Words of one pair's entries in the table (what `e` advances by per pair)."""
+    return ENTRY_WORDS[depth]
 
 
 def check_depth(depth: str) -> None:
@@ -160,8 +177,10 @@ def emit_broadcast_pair(b: Builder, q: int, pos: int) -> int:
     return t
 
 
-def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None) -> list[int]:
-    """32x32 bit transpose: out[l] bit p = rows[p] bit l. None rows are zero.
+def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1, 2, 4, 8, 16)) -> list[int]:
+    """32x32 bit transpose: out[l] bit p = rows[p] bit l. None rows are zero. Leaving a stage j
+    out of `stages` keeps bit j of the row index and of the bit position where they were
+    (r2 leaves out stage 1, see the module docstring).
 
     The five SWAPMOVE stages (lane bit j <-> row bit j) commute, so they are emitted blockwise
     to keep the working set small (a compiler then spills less): stages 1, 2, 4 on each block of
@@ -184,19 +203,29 @@ def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None) -> list[in
             t = cst.and_(b.eor(hi, lo, shift=("lsr", j)), m)
             x[p], x[p + j] = b.eor(lo, t, shift=("lsl", j)), b.eor(hi, t)
 
-    for blk in range(0, 32, 8):
-        for j in (1, 2, 4):
-            for p in range(blk, blk + 8):
-                if not p & j:
-                    swap(p, j)
-    for q in range(8):
-        for j in (8, 16):
-            for p in (q, q + 8, q + 16, q + 24):
-                if not p & j:
-                    swap(p, j)
-        if sink:
-            for p in (q, q + 8, q + 16, q + 24):
-                sink(p, x[p])
+    # Without stage 1 the even and the odd rows are two independent 16-row transposes: doing
+    # them one after the other halves the words live between the two phases.
+    halves = ((0, 1),) if 1 in stages else ((0,), (1,))
+    for half in halves:
+        for blk in range(0, 32, 8):
+            for j in (1, 2, 4):
+                if j not in stages:
+                    continue
+                for p in range(blk, blk + 8):
+                    if not p & j and p % 2 in half:
+                        swap(p, j)
+        for q in range(8):
+            if q % 2 not in half:
+                continue
+            for j in (8, 16):
+                if j not in stages:
+                    continue
+                for p in (q, q + 8, q + 16, q + 24):
+                    if not p & j:
+                        swap(p, j)
+            if sink:
+                for p in (q, q + 8, q + 16, q + 24):
+                    sink(p, x[p])
     assert all(v is not None for v in x)
     return x
 
@@ -219,14 +248,15 @@ def emit_linear(b: Builder, q: list[int], j: int, al: list[int], nr: int) -> lis
 
 
 def emit_finish(b: Builder, q: list[int], first: int, al: list[int], nr: int) -> None:
-    """Rounds first..nr, unpack, final ShiftRows fix, store `out`."""
+    """Rounds first..nr, unpack, final ShiftRows fix, then `out` = `in` XOR keystream (the
+    counter-mode XOR fused into the kernel: no keystream buffer, no separate XOR call)."""
     for j in range(first, nr + 1):
         q = emit_round(b, q, j, al, nr)
     w = emit_unpack(b, q)
     if al[nr] % 4 == 2:
         w = emit_natural_shiftrows2(b, w)
     for i in range(8):
-        b.st("out", i, w[i])
+        b.st("out", i, b.eor(w[i], b.ld("in", i)))
 
 
 # ---- the three programs ----
@@ -275,17 +305,16 @@ def face_setup_ir(keybits: int, slicing: str, depth: str) -> Program:
 
 
 def face_fill_ir(keybits: int, slicing: str, depth: str) -> Program:
-    """One group of 32 table entries (v = 32 g .. 32 g + 31; vhi gives bits 5..7 of v)."""
+    """One group: 32 entries v = 32 g + o + l, l = 0..31 (r1: o = 0; r2: 16 pair entries)."""
     nr = check_args(keybits, slicing)
     check_depth(depth)
     al = alignments(nr, slicing)
     b = Builder(f"aes{keybits}_{slicing}_face_{depth}_fill")
     cst = _Consts(b)
     b.declare("fs", FS_WORDS[depth], "r")
-    b.declare("vhi", 3, "r")
+    b.declare("vb", 8, "r")
     b.declare("tab", GROUP * ENTRY_WORDS[depth], "w")
-    x = [cst.eor(b.ld("fs", i), V_LANES[i]) if i < 5 else b.eor(b.ld("fs", i), b.ld("vhi", i - 5))
-         for i in range(8)]
+    x = [b.eor(b.ld("fs", i), b.ld("vb", i)) for i in range(8)]
     s = emit_multiples(b, emit_sbox(b, x))                # (m * (S(v ^ k15) ^ 0x63)) planes
     if depth == "r1":
         ts = r1_shifts(al[1])
@@ -308,8 +337,15 @@ def face_fill_ir(keybits: int, slicing: str, depth: str) -> Program:
                 coef = mc_coef(r2, r)
                 rows[p] = y[r][coef][2 * i]
                 rows[p + 1] = y[r][coef][2 * i + 1]
-        c2 = b.ld("fs", 40 + i)
-        emit_transpose32(b, cst, rows, lambda l, w, i=i, c2=c2: b.st("tab", 4 * l + i, b.eor(w, c2)))
+        c = b.ld("fs", 40 + i)                            # C2 planes 2i, 2i + 1 for both blocks
+        ev = cst.and_(c, EVEN)
+        od = b.bic(c, ev)
+        # (no op reading one value twice: thumb2_function's "sink" order does not expect it)
+        c2 = (b.orr(ev, b.shift("lsl", ev, 1)), b.orr(od, b.shift("lsr", od, 1)))
+
+        def sink(w_ix, w, i=i, c2=c2):                     # word 2j + t = plane 2i + t of pair j
+            b.st("tab", 8 * (w_ix >> 1) + 2 * i + (w_ix & 1), b.eor(w, c2[w_ix & 1]))
+        emit_transpose32(b, cst, rows, sink, stages=(2, 4, 8, 16))
     return b.finish()
 
 
@@ -321,15 +357,15 @@ def face_encrypt2_ir(keybits: int, slicing: str, depth: str) -> Program:
     b = Builder(f"aes{keybits}_{slicing}_face_{depth}_encrypt2")
     cst = _Consts(b)
     n = ENTRY_WORDS[depth]
-    b.declare("e0", n, "r")
-    b.declare("e1", n, "r")
+    b.declare("e", 2 * n, "r")                 # the entries of v0 and v0 + 1, adjacent in the table
     b.declare("rk", 8 * (nr + 1), "r")
+    b.declare("in", 8, "r")
     b.declare("out", 8, "w")
     if depth == "r1":
         b.declare("fs", FS_WORDS[depth], "r")
         ts = r1_shifts(al[1])
         m = cst.reg(sum(1 << packed_pos(r, 0, al[1]) for r in range(4)))
-        e0, e1 = b.ld("e0", 0), b.ld("e1", 0)
+        e0, e1 = b.ld("e", 0), b.ld("e", 1)
         q = []
         for i in range(8):
             sh = ("ror", ts[i]) if ts[i] else None
@@ -338,25 +374,30 @@ def face_encrypt2_ir(keybits: int, slicing: str, depth: str) -> Program:
             q.append(b.eor(b.eor(b.ld("fs", 8 + i), t0), t1, shift=("lsl", 1)))
         emit_finish(b, q, 2, al, nr)
         return b.finish()
-    m = cst.reg(EVEN)
-    q = []
-    for i in range(4):
-        e0, e1 = b.ld("e0", i), b.ld("e1", i)
-        q.append(b.orr(b.and_(e0, m), b.and_(e1, m), shift=("lsl", 1)))
-        q.append(b.orr(b.and_(m, e0, shift=("lsr", 1)), b.bic(e1, m)))
+    q = [b.ld("e", i) for i in range(8)]                  # the pair's packed state after round 2
     emit_finish(b, q, 3, al, nr)
     return b.finish()
 
 
 # ---- a Python model of the whole thing, on the IR interpreter (tests) ----
 
-def vhi_words(g: int) -> list[int]:
-    return [0xFFFFFFFF if (g >> k) & 1 else 0 for k in range(3)]
+def vb_words(g: int, o: int = 0) -> list[int]:
+    """Input `vb` of face_fill for group g and pair parity o: word b has bit b of
+    v = 32 g + o + l in lane l."""
+    return [sum((((32 * g + o + l) >> bit) & 1) << l for l in range(32)) for bit in range(8)]
+
+
+def vb_low(o: int) -> list[int]:
+    """The five low words of ``vb_words(g, o)`` (the same for every g): what the C glue reads
+    from {p}_face_vlo[o]; its three high words are bits 0..2 of g (lanes 0..31 - o) and of
+    g + 1 (lane 31 when o = 1)."""
+    return vb_words(0, o)[:5]
 
 
 def model_table(keybits: int, slicing: str, depth: str, rk: list[int], ctr: bytes,
-                groups=range(8)) -> tuple[list[int], dict[int, list[int]]]:
-    """(fs, {v: entry words}) by running the setup and fill programs."""
+                groups=range(8), o: int = 0) -> tuple[list[int], dict[int, list[int]]]:
+    """(fs, table) by running the setup and fill programs: r1 {v: entry word}, r2 {v0: the
+    8 words of the pair (v0, v0 + 1)}, pairs of parity o (v0 + 1 <= 255)."""
     from gen.ir import run
     setup = face_setup_ir(keybits, slicing, depth)
     fill = face_fill_ir(keybits, slicing, depth)
@@ -365,10 +406,26 @@ def model_table(keybits: int, slicing: str, depth: str, rk: list[int], ctr: byte
     n = ENTRY_WORDS[depth]
     tab = {}
     for g in groups:
-        out = run(fill, {"fs": fs, "vhi": vhi_words(g)})["tab"]
-        for l in range(GROUP):
-            tab[GROUP * g + l] = out[n * l:n * l + n]
+        if depth == "r1":
+            out = run(fill, {"fs": fs, "vb": vb_words(g)})["tab"]
+            for l in range(GROUP):
+                tab[GROUP * g + l] = out[n * l:n * l + n]
+            continue
+        out = run(fill, {"fs": fs, "vb": vb_words(g, o)})["tab"]
+        for j in range(GROUP // 2):
+            v0 = GROUP * g + o + 2 * j
+            if v0 + 1 <= 255:
+                tab[v0] = out[8 * j:8 * j + 8]
     return fs, tab
+
+
+def model_pair(tab: dict[int, list[int]], v0: int, v1: int | None = None) -> list[int]:
+    """The `e` words face_encrypt2 reads for the pair (v0, v1 = v0 + 1 by default) from a
+    ``model_table`` table: r1 the two entries (any two), r2 the pair's entry (v1 = v0 + 1)."""
+    if len(tab[v0]) == 8:
+        assert v1 in (None, v0 + 1), "r2 entries are whole pairs (v0, v0 + 1)"
+        return tab[v0]
+    return tab[v0] + tab[v0 + 1 if v1 is None else v1]
 
 
 # ---- C ----
@@ -383,30 +440,79 @@ class FaceCode:
     stats: dict = field(default_factory=dict)
 
 
+def c_shared(prefix: str, depth: str) -> str:
+    """C the glue needs from either FACE section (portable or Thumb-2): where a pair's `e`
+    starts in the table (in words) and the low words of the fill's `vb` input per parity."""
+    P = prefix.upper()
+    pair = "(v0)" if depth == "r1" else "(4u * ((v0) & ~1u))"
+    what = ("entries v0, v0 + 1" if depth == "r1"
+            else "the pair's 8-word entry: pair (v0 - o) / 2, o = v0 & 1")
+    lo = ",\n".join("    {" + ", ".join(f"0x{w:08x}u" for w in vb_low(o)) + "}" for o in (0, 1))
+    return (f"#define {P}_FACE_PAIR(v0) {pair}   /* words into the table: {what} */\n"
+            f"/* bits 0..4 of v = 32 g + o + l in lane l, for o = 0, 1 (the fill's vb[0..4]) */\n"
+            f"static const uint32_t {prefix}_face_vlo[2][5] = {{\n{lo}\n}};\n")
+
+
+def zero32_c(prefix: str) -> str:
+    """{p}_face_zero32(p, n): n words of zeros through a volatile pointer (wiping key-dependent
+    FACE state; the compiler may not drop the stores), unrolled by 8."""
+    return (f"static void {prefix}_face_zero32(uint32_t *p, size_t n)\n"
+            "{\n    volatile uint32_t *v = (volatile uint32_t *)p;\n"
+            "    for (; n >= 8u; n -= 8u, v += 8) {\n"
+            "        v[0] = 0u; v[1] = 0u; v[2] = 0u; v[3] = 0u; v[4] = 0u; v[5] = 0u; v[6] = 0u; v[7] = 0u;\n"
+            "    }\n    while (n--) *v++ = 0u;\n}\n")
+
+
+def zero32_thumb2(prefix: str) -> str:
+    """{p}_face_zero32(p, n) in Thumb-2: STMIA of 8 zero registers (9 cycles per 8 words on the
+    M3/M4 timing table, where 8 STRs take 16), two per loop step, then single STRs. The
+    table is wiped after every message, so this is per-message cost. Loops on n only."""
+    name = f"{prefix}_face_zero32"
+    lines = [f'.pushsection .text.{name},\\"ax\\",%progbits', ".syntax unified", ".thumb", ".balign 4",
+             f".global {name}", f".type {name}, %function", ".thumb_func", f"{name}:",
+             "push {r4, r5, r6, r7, lr}", "movs r2, #0", "movs r3, #0", "movs r4, #0", "movs r5, #0",
+             "movs r6, #0", "movs r7, #0", "mov r12, #0", "mov lr, #0",
+             "subs r1, #16", "blo 2f",
+             "1:", "stmia r0!, {r2, r3, r4, r5, r6, r7, r12, lr}", "stmia r0!, {r2, r3, r4, r5, r6, r7, r12, lr}",
+             "subs r1, #16", "bhs 1b",
+             "2:", "adds r1, #16", "beq 4f",
+             "3:", "str r2, [r0], #4", "subs r1, #1", "bne 3b",
+             "4:", "pop {r4, r5, r6, r7, pc}", f".size {name}, .-{name}", ".popsection"]
+    body = "\n".join(f'    "{line}\\n"' for line in lines)
+    return (f"/* {name}: n words of zeros (wiping FACE state), STMIA of 8 registers */\n"
+            f"void {name}(uint32_t *p, size_t n);\n__asm__(\n{body}\n);\n")
+
+
 def portable_c(prefix: str, keybits: int, slicing: str, depth: str) -> FaceCode:
     """C99 (static functions, placed after the AES kernel):
     {p}_face_setup(uint32_t *fs, const uint32_t *rk, const uint8_t *ctr)
-    {p}_face_fill(uint32_t *tab, const uint32_t *fs, const uint32_t *vhi)
+    {p}_face_fill(uint32_t *tab, const uint32_t *fs, const uint32_t *vb)
     {p}_face_encrypt2(const uint32_t *rk, const uint32_t *fs, uint8_t *out,
-                      const uint32_t *e0, const uint32_t *e1)   (fs unused for r2)"""
+                      const uint8_t *in, const uint32_t *e, size_t n)   (fs unused for r2)
+    (n >= 1 pairs: out = in XOR the keystream of the pairs whose entries start at e; the
+    one-pair body is {p}_face_pair)"""
     setup = face_setup_ir(keybits, slicing, depth)
     fill = face_fill_ir(keybits, slicing, depth)
     enc = face_encrypt2_ir(keybits, slicing, depth)
     n = ENTRY_WORDS[depth]
     from gen.kernels.aes_fixsliced import encrypt2_ir
-    saving = len(encrypt2_ir(keybits, slicing).ops) - len(enc.ops)      # ops saved per pair
+    # ops saved per pair: the plain path is the kernel plus a separate XOR (a load of the
+    # keystream word and an XOR per word, beside the input load both do)
+    saving = len(encrypt2_ir(keybits, slicing).ops) + 16 - len(enc.ops)
     min_group = -(-len(fill.ops) // saving)
-    min_run = -(-(len(setup.ops) + len(fill.ops)) // saving)
+    # r1's table is the key's (filled by init): a run only pays its set-up
+    min_run = -(-(len(setup.ops) + (len(fill.ops) if depth == "r2" else 0)) // saving)
     P = prefix.upper()
     defines = (f"#define {P}_FACE_ENTRY_WORDS {n}u   /* words per table entry */\n"
                f"#define {P}_FACE_MIN_GROUP {min_group}u   /* fill a 32-entry group only for >= this many pairs "
                f"({len(fill.ops)} ops / {saving} ops saved per pair) */\n"
                f"#define {P}_FACE_MIN_RUN {min_run}u   /* set up a run only for >= this many pairs "
-               f"(set-up {len(setup.ops)} + one group) */\n")
+               f"(set-up {len(setup.ops)}{' + one group' if depth == 'r2' else ''}) */\n")
     head = (f"/* FACE {depth} for AES-{keybits} {slicing}: counter-mode caching of the state after "
             f"round {depth[1]}, generated by gen/kernels/aes_face.py. A run (counter bytes 0..14 fixed) "
             f"has a per-run constant block fs[{FS_WORDS[depth]}] ({prefix}_face_setup) and a table of "
-            f"256 entries x {n} words, filled 32 entries at a time ({prefix}_face_fill). All "
+            f"256 entries x {n} words, filled 32 entries at a time ({prefix}_face_fill; "
+            f"{'by init, the entries depend on the key only' if depth == 'r1' else 'per run, stored as pairs'}). All "
             f"straight-line: no index or branch depends on key or data; the glue reads the table "
             f"at the public low counter byte. */\n")
     fns = [
@@ -414,18 +520,23 @@ def portable_c(prefix: str, keybits: int, slicing: str, depth: str) -> FaceCode:
                            f"const uint8_t *ctr)", setup,
                            {"ctr": ("bytes_le", "ctr"), "rk": ("words", "rk"), "fs": ("words", "fs")}),
         c_backend.function(f"static void {prefix}_face_fill(uint32_t *tab, const uint32_t *fs, "
-                           f"const uint32_t *vhi)", fill,
-                           {"fs": ("words", "fs"), "vhi": ("words", "vhi"), "tab": ("words", "tab")}),
+                           f"const uint32_t *vb)", fill,
+                           {"fs": ("words", "fs"), "vb": ("words", "vb"), "tab": ("words", "tab")}),
     ]
-    mems = {"e0": ("words", "e0"), "e1": ("words", "e1"), "rk": ("words", "rk"), "out": ("bytes_le", "out")}
+    mems = {"e": ("words", "e"), "rk": ("words", "rk"), "in": ("bytes_le", "in"), "out": ("bytes_le", "out")}
     if depth == "r1":
         mems["fs"] = ("words", "fs")
-    sig = (f"static void {prefix}_face_encrypt2(const uint32_t *rk, const uint32_t *fs, uint8_t *out, "
-           f"const uint32_t *e0, const uint32_t *e1)")
+    sig = (f"static void {prefix}_face_pair(const uint32_t *rk, const uint32_t *fs, uint8_t *out, "
+           f"const uint8_t *in, const uint32_t *e)")
     body = c_backend.function(sig, enc, mems)
     if depth == "r2":   # fs is not read: keep -Wunused-parameter quiet
         body = body.replace("{\n", "{\n    (void)fs;\n", 1)
     fns.append(body)
-    return FaceCode(code=head + defines + "\n".join(fns), depth=depth, fs_words=FS_WORDS[depth],
-                    tab_words=256 * n, entry_words=n,
+    fns.append(f"/* n >= 1 pairs: out = in ^ keystream, the entries advancing one pair at a time */\n"
+               f"static void {prefix}_face_encrypt2(const uint32_t *rk, const uint32_t *fs, uint8_t *out, "
+               f"const uint8_t *in, const uint32_t *e, size_t n)\n{{\n"
+               f"    for (; n; n--, out += 32, in += 32, e += {2 * n_words(depth)}u)\n"
+               f"        {prefix}_face_pair(rk, fs, out, in, e);\n}}\n")
+    return FaceCode(code=head + defines + c_shared(prefix, depth) + zero32_c(prefix) + "\n".join(fns),
+                    depth=depth, fs_words=FS_WORDS[depth], tab_words=256 * n, entry_words=n,
                     stats={"setup": setup.stats(), "fill": fill.stats(), "encrypt2": enc.stats()})

@@ -66,13 +66,16 @@ except ImportError:       # pragma: no cover - before the first search
 #: all three pointers have a home on the stack and all 14 registers r0-r12, lr hold values
 PUSHED = ("r0", "r1", "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr")
 POPPED = ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "pc")
-HOME_OUT, HOME_IN, HOME_RK = -1, -2, -3
-N_ARGS_PUSHED = 3
+HOME_OUT, HOME_IN, HOME_RK, HOME_MSG = -1, -2, -3, -4
+HOME_REG = {HOME_RK: "r0", HOME_OUT: "r1", HOME_IN: "r2", HOME_MSG: "r3"}
 BASES = {
     "rk": regalloc.BaseSpec("home", "r0", HOME_RK),
     "out": regalloc.BaseSpec("home", "r1", HOME_OUT),
     "in": regalloc.BaseSpec("home", "r2", HOME_IN),
 }
+#: the XOR-fused kernel (``xor=True``: out = msg ^ E(in)) has a fourth pointer, msg, in r3
+PUSHED_XOR = ("r0", "r1", "r2", "r3") + PUSHED[3:]
+BASES_XOR = dict(BASES, msg=regalloc.BaseSpec("home", "r3", HOME_MSG))
 #: the earlier frame (rk pinned in r0, 13 registers for values), kept for comparison
 BASES_PINNED_RK = {
     "rk": regalloc.BaseSpec("pinned", "r0"),
@@ -81,11 +84,11 @@ BASES_PINNED_RK = {
 }
 
 
-def home_offset(slot: int, frame: int) -> int:
+def home_offset(slot: int, frame: int, pushed=PUSHED) -> int:
     """sp offset of a home slot (negative id) or a spill slot, ``frame`` bytes of spill slots
     below the pushed registers."""
     if slot < 0:
-        return frame + 4 * PUSHED.index({HOME_RK: "r0", HOME_OUT: "r1", HOME_IN: "r2"}[slot])
+        return frame + 4 * pushed.index(HOME_REG[slot])
     return 4 * slot
 
 
@@ -127,7 +130,7 @@ def _filtered(order, n: int):
     return tuple(g for g in order if g < n - ARK_OPS) if order else order
 
 
-def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False) -> Segmented:
+def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False, xor: bool = False) -> Segmented:
     """encrypt2_ir with segment marks (see module docstring); ``orders`` maps a segment kind
     ('sbox', 'lin:...') to a fixed order of its ops (default ORDERS).
 
@@ -135,7 +138,10 @@ def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False) ->
     S-box belongs to the S-box's segment (kind 'ark+sbox', its stored order), the linear
     segments before it end with MixColumns (their stored order without the ARK ops).  The
     default keeps AddRoundKey at the end of the linear segments (the segmentation FACE reuses:
-    segment 2j-1 starts with the S-box of round j)."""
+    segment 2j-1 starts with the S-box of round j).
+
+    ``xor``: the counter-mode form, out = msg ^ E(in) (a memory ``msg`` of 8 words; each output
+    word is its keystream word XORed with the message word)."""
     orders = ORDERS if orders is None else orders
     nr = AF.check_args(keybits, slicing)
     al = AF.alignments(nr, slicing)
@@ -144,6 +150,8 @@ def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False) ->
     b.declare("in", 8, "r")
     b.declare("rk", 8 * (nr + 1), "r")
     b.declare("out", 8, "w")
+    if xor:
+        b.declare("msg", 8, "r")
     marks = []                                        # (start op, kind)
     words = [b.ld("in", i) for i in range(8)]
     q = AF.emit_pack(b, words)
@@ -171,12 +179,14 @@ def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False) ->
     if al[nr] % 4 == 2:
         w = AF.emit_natural_shiftrows2(b, w)
     for i in range(8):
-        b.st("out", i, w[i])
+        b.st("out", i, b.eor(w[i], b.ld("msg", i)) if xor else w[i])
     n_raw = len(b.ops)
     prog = b.finish()
     assert len(prog.ops) == n_raw, "dead code in encrypt2: segment marks would be off"
     ref = AF.encrypt2_ir(keybits, slicing)
-    assert [str(o) for o in prog.ops] == [str(o) for o in ref.ops], "diverged from encrypt2_ir"
+    n_ref = len(ref.ops) - 8                          # xor: the same program but for its last stores
+    assert [str(o) for o in prog.ops[:n_ref]] == [str(o) for o in ref.ops[:n_ref]], "diverged from encrypt2_ir"
+    assert xor or len(prog.ops) == len(ref.ops)
     segment, rank = [0] * n_raw, [None] * n_raw
     bounds = [m for m, _ in marks] + [n_raw]
     for s, (start, kind) in enumerate(marks):
@@ -217,10 +227,10 @@ class Compiled:
         return self.cycles / 32
 
 
-def frame_size(n_slots: int) -> int:
+def frame_size(n_slots: int, pushed=PUSHED) -> int:
     """Bytes subtracted from sp after the push: the spill slots, 8-byte aligned overall."""
     s = 4 * n_slots
-    if (4 * len(PUSHED) + s) % 8:
+    if (4 * len(pushed) + s) % 8:
         s += 4
     return s
 
@@ -243,27 +253,30 @@ POST_METHODS = ("greedy", "gaps")
 
 
 def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
-                     orders=None) -> Compiled:
+                     orders=None, xor: bool = False) -> Compiled:
+    """The kernel ``(rk, out, in)``; ``xor``: ``(rk, out, in, msg)``, out = msg ^ E(in)."""
     if core not in CORES:
         raise ValueError(f"core must be one of {', '.join(CORES)} (got {core!r})")
-    seg = build(keybits, slicing, orders, ark_in_sbox=True)
+    bases, pushed = (BASES_XOR, PUSHED_XOR) if xor else (BASES, PUSHED)
+    seg = build(keybits, slicing, orders, ark_in_sbox=True, xor=xor)
     order = listsched.schedule(seg.program, seed, "pressure", segments=seg.segment, rank=seg.rank)
-    alloc = regalloc.allocate(seg.program, order, BASES, seed=seed)
-    regalloc.check_allocation(seg.program, order, alloc, BASES)
+    alloc = regalloc.allocate(seg.program, order, bases, seed=seed)
+    regalloc.check_allocation(seg.program, order, alloc, bases)
     body = post(alloc, core, seed)
     paired, n_strd = strd_pairs.pair(body, core)
     strd_pairs.check(body, paired)
     body = paired
-    s = frame_size(strd_pairs.n_slots(body))
+    s = frame_size(strd_pairs.n_slots(body), pushed)
 
-    body = [t2.resolve(i, lambda slot: home_offset(slot, s)) for i in body]
-    pro = [t2.push(PUSHED)] + ([t2.Insn("sub", dst="sp", srcs=("sp",), imm=s)] if s else [])
-    epi = [t2.Insn("add", dst="sp", srcs=("sp",), imm=s + 4 * N_ARGS_PUSHED), t2.pop(POPPED)]
+    body = [t2.resolve(i, lambda slot: home_offset(slot, s, pushed)) for i in body]
+    pro = [t2.push(pushed)] + ([t2.Insn("sub", dst="sp", srcs=("sp",), imm=s)] if s else [])
+    n_args = len(pushed) - len(POPPED)          # argument registers pushed (homes)
+    epi = [t2.Insn("add", dst="sp", srcs=("sp",), imm=s + 4 * n_args), t2.pop(POPPED)]
     insns = pro + body + epi
     t2.check_core(insns, core)
     return Compiled(insns=insns, body=body, cycles=listsched.cycles(insns, core),
                     spills=alloc.spills, reloads=alloc.reloads, remats=alloc.remats,
-                    base_reloads=alloc.base_reloads, stack_bytes=4 * len(PUSHED) + s,
+                    base_reloads=alloc.base_reloads, stack_bytes=4 * len(pushed) + s,
                     n_ops=len(seg.program.ops), core=core, seed=seed, strd=n_strd)
 
 

@@ -20,18 +20,31 @@ How ctmul is generated (all structure from :mod:`gen.kernels.ghash_model`):
   the largest per-bit count of their sum stays <= 15: ``hole_groups`` checks every pair by
   counting partial products (with all bits set, the worst case) and pairs them where it
   holds; on Cortex-M4 a pair costs one UMULL + one UMLAL instead of two UMULL + two EOR.
+* Cortex-M4 "masked chains" (``m4_class_plan``): a class is summed in one register pair
+  with UMULL/UMLAL only.  After its first group the pair is ANDed with the class mask, so
+  every hole field holds 0 or 1 (the parity so far); a single product (count <= 8) can
+  then be ADDED on top (1 + 8 <= 15) and the parity of the field is still the XOR.  So a
+  class with groups G1, G2, G3 costs G1, mask, UMLAL, mask, UMLAL, mask: as many
+  instructions as XORing the groups through a temporary pair, but no temporary.  That
+  frees the two registers of D (14 in all: 4 y classes, 4 H classes, result R, chain
+  pair, D): class 1 (two pairs of count 15, which cannot follow a mask) is the
+  *deferred* class, its groups are XORed unmasked into D across the blocks of a group,
+  and D is masked and merged into R once per product and group (4 instructions instead
+  of 4 per block).
 * Cortex-M3: UMULL/UMLAL/SMULL/SMLAL terminate early on small operands, so their timing
   depends on (secret) data.  The M3 code uses only MUL (32x32->32, one cycle whatever the
   data) and the bit-reversal identity of the model:
   high32(clmul(a, b)) = rev32(low32(clmul(rev32 a, rev32 b))) >> 1, with RBIT (present on
   ARMv7-M, so on M3).  18 products instead of 9; their H sides (direct and bit-reversed)
   are precomputed the same way.
-* Aggregated reduction (``GROUP_BLOCKS`` per core, 4): while at least that many blocks
-  remain, a group of k blocks is folded as y' = (y ^ x_0) H^k ^ x_1 H^(k-1) ^ ... ^ x_(k-1) H.
-  Every step after the integer multiplies is linear over XOR, so per Karatsuba product the
-  k blocks' results are XORed as they come out (M4: into the 64-bit accumulator r8:r9;
-  M3: into four unmasked class accumulators, masked and merged once per product and
-  group), and the recombination and the reduction run once per group.  The remaining
+* Aggregated reduction (``GROUP_BLOCKS`` per core: M4 8, M3 4): while at least that many
+  blocks remain, a group of k blocks is folded as
+  y' = (y ^ x_0) H^k ^ x_1 H^(k-1) ^ ... ^ x_(k-1) H.  Every step after the integer
+  multiplies is linear over XOR, so per Karatsuba product the k blocks' results are
+  XORed as they come out (M4: the chain classes masked into the 64-bit accumulator r8:r9,
+  the deferred class unmasked into D; M3: into four unmasked class accumulators, masked
+  and merged once per product and group), and the recombination and the reduction run
+  once per group.  The remaining
   nblocks mod k blocks go one at a time with H.  hk holds the classes of H^1..H^k
   (k times the single-power size).  Loop counts depend on nblocks only.
 * Products are stored on the stack as 64-bit (lo, hi) pairs in plan order, recombined
@@ -65,12 +78,17 @@ def _profile(j: int, k: int) -> Dict[int, int]:
     return out
 
 
-def _fits(products: Sequence[Tuple[int, int]]) -> bool:
+def _peak(products: Sequence[Tuple[int, int]]) -> int:
+    """Largest worst-case per-bit count of the sum of the products (j, k)."""
     tot: Dict[int, int] = {}
     for j, k in products:
         for p, n in _profile(j, k).items():
             tot[p] = tot.get(p, 0) + n
-    return max(tot.values()) <= HOLE_LIMIT
+    return max(tot.values())
+
+
+def _fits(products: Sequence[Tuple[int, int]]) -> bool:
+    return _peak(products) <= HOLE_LIMIT
 
 
 def hole_groups(c: int, allow_add: bool) -> List[List[Tuple[int, int]]]:
@@ -104,7 +122,9 @@ def bmul32_grouped(a: int, b: int) -> int:
 # --------------------------------------------------------------------------- init (C)
 
 #: blocks per group (aggregated reduction): the default per core, and what hk holds
-GROUP_BLOCKS = {"cortex-m4": 4, "cortex-m3": 4}
+#: (M4: 8 rather than 4 saves ~1 c/B at 4 KB; costs hk 1152 bytes instead of 576, init
+#: ~6550 cycles instead of ~2940 and ~8 KB more code)
+GROUP_BLOCKS = {"cortex-m4": 8, "cortex-m3": 4}
 
 
 def hk_per_power(core: str) -> int:
@@ -187,40 +207,111 @@ class _Frame:
         return self.X + 4 * (self.n_ops * block + k)
 
 
+Y_REGS = ("r9", "r10", "r11", "r12")            # y (words 0..3, word 0 least significant)
+
+
+def m4_class_plan() -> Tuple[List[Tuple[int, List[List[Tuple[int, int]]]]], Tuple[int, List[List[Tuple[int, int]]]]]:
+    """M4 schedule of the four output classes of one product: ``(chains, deferred)``.
+
+    A *chain* class is summed in one 64-bit register pair by UMULL/UMLAL only: its first
+    group (any count <= 15) is multiplied in, the pair is masked to the class (every hole
+    field then holds 0 or 1), the next group is ADDED (UMLAL) on top, and so on; a group
+    may follow a mask only when its largest count is <= 14 (1 + count fits the hole).
+    No temporary pair is needed.  The one class that cannot be chained (two groups of
+    count 15: class 1) is *deferred*: its groups are XORed unmasked into an accumulator
+    that lives across the blocks of a group and is masked once per product and group."""
+    chains, deferred = [], None
+    for c in range(M.HOLE_STRIDE):
+        groups = sorted(hole_groups(c, allow_add=True), key=lambda g: -_peak(g))
+        if all(_peak(g) + 1 <= HOLE_LIMIT for g in groups[1:]):
+            chains.append((c, groups))
+        elif deferred is None:
+            deferred = (c, groups)
+        else:
+            raise AssertionError("more than one class needs the deferred accumulator")
+    if deferred is None:
+        raise AssertionError("no deferred class: the register plan expects one")
+    return chains, deferred
+
+
+def bmul32_chained(xs: Sequence[int], bs: Sequence[int]) -> int:
+    """Python twin of the M4 group code for one product slot: sum over blocks i of
+    clmul(xs[i], bs[i]), computed the way the generated code does (chains per block and
+    class, masked and XORed into R; the deferred class XORed unmasked, masked at the end)."""
+    chains, (dc, dgroups) = m4_class_plan()
+    r, d = 0, 0
+    for x, b in zip(xs, bs):
+        a_c = [x & m for m in M.HOLE_MASKS32]
+        b_c = [b & m for m in M.HOLE_MASKS32]
+        for c, groups in chains:
+            acc = 0
+            for gi, g in enumerate(groups):
+                if gi:
+                    acc &= M.HOLE_MASKS64[c]
+                acc = (acc + sum(a_c[j] * b_c[k] for j, k in g)) & M.MASK64
+            r ^= acc & M.HOLE_MASKS64[c]
+        for g in dgroups:
+            d ^= sum(a_c[j] * b_c[k] for j, k in g) & M.MASK64
+    return r ^ (d & M.HOLE_MASKS64[dc])
+
+
 A_REGS = ("r0", "r1", "r2", "r3")               # y-side classes a_0..a_3 (r3 first holds x)
 B_REGS = ("r4", "r5", "r6", "r7")               # H-side classes b_0..b_3, loaded from hk
-Y_REGS = ("r9", "r10", "r11", "r12")            # y (words 0..3, word 0 least significant)
-HK_PTR = "r12"                                  # hk base, reloaded per product (free there)
+R_PAIR = ("r8", "r9")                           # M4: product result (all classes, masked)
+ACC_PAIR = ("r10", "r11")                       # M4: chain accumulator (r10 first holds hk)
+D_PAIR = ("r12", "lr")                          # M4: deferred class, unmasked, whole group
 
 
 def _product(a: Asm, fr: _Frame, x_off: int, hk_off: int, first: bool, what: str) -> None:
     """M4: one 32x32 carry-less product (64 bits, UMULL/UMLAL) of the operand word at
-    sp + x_off and the hk classes at hk + hk_off, XORed into R = (r8, r9) unless ``first``
-    (then it sets R).  All 14 registers are busy, so hk's address is reloaded each time."""
+    sp + x_off and the hk classes at hk + hk_off.  Chain classes (``m4_class_plan``) are
+    masked and XORed into R = (r8, r9); the deferred class is XORed unmasked into
+    D = (r12, lr).  ``first`` (block 0 of the group): the first chain runs in R itself and
+    the first deferred group sets D.  All 14 registers are busy, so hk's address is
+    reloaded each time (into the chain accumulator, free at that point)."""
     S = M.HOLE_STRIDE
+    chains, (dc, dgroups) = m4_class_plan()
     a.comment(f"{what}{'' if first else ' (accumulated)'}")
-    a.op("ldr", HK_PTR, f"[sp, #{fr.HK}]")
+    hk = ACC_PAIR[0]
+    a.op("ldr", hk, f"[sp, #{fr.HK}]")
     a.op("ldr", "r3", f"[sp, #{x_off}]")
     for c in range(S):
-        a.op("ldr", B_REGS[c], f"[{HK_PTR}, #{hk_off + 4 * c}]")
+        a.op("ldr", B_REGS[c], f"[{hk}, #{hk_off + 4 * c}]")
     for c in range(S):
         a.op("and", A_REGS[c], "r3", imm(M.HOLE_MASKS32[c]))
-    R, ACC, T = ("r8", "r9"), ("r10", "r11"), ("r12", "lr")
-    for c in range(S):
-        direct = c == 0 and first
-        acc = R if direct else ACC
-        for gi, grp in enumerate(hole_groups(c, allow_add=True)):
-            dst = acc if gi == 0 else T
-            for n, (j, kk) in enumerate(grp):
-                a.op("umull" if n == 0 else "umlal", dst[0], dst[1], A_REGS[j], B_REGS[kk])
+
+    def mul(dst, grp, add=False):
+        for n, (j, kk) in enumerate(grp):
+            a.op("umlal" if n or add else "umull", dst[0], dst[1], A_REGS[j], B_REGS[kk])
+
+    for ci, (c, groups) in enumerate(chains):
+        dst = R_PAIR if (first and ci == 0) else ACC_PAIR
+        for gi, grp in enumerate(groups):
             if gi:
                 for w in range(2):
-                    a.op("eor", acc[w], acc[w], dst[w])
+                    a.op("and", dst[w], dst[w], imm(M.HOLE_MASKS32[c]))
+            mul(dst, grp, add=gi > 0)
         for w in range(2):
-            a.op("and", acc[w], acc[w], imm(M.HOLE_MASKS32[c]))
-        if not direct:
+            a.op("and", dst[w], dst[w], imm(M.HOLE_MASKS32[c]))
+        if dst is not R_PAIR:
             for w in range(2):
-                a.op("eor", R[w], R[w], acc[w])
+                a.op("eor", R_PAIR[w], R_PAIR[w], dst[w])
+    for gi, grp in enumerate(dgroups):
+        if first and gi == 0:
+            mul(D_PAIR, grp)
+            continue
+        mul(ACC_PAIR, grp)
+        for w in range(2):
+            a.op("eor", D_PAIR[w], D_PAIR[w], ACC_PAIR[w])
+
+
+def _finish_product_m4(a: Asm) -> None:
+    """R ^= D & mask(deferred class): once per product slot and group."""
+    _, (dc, _) = m4_class_plan()
+    for w in range(2):
+        a.op("and", D_PAIR[w], D_PAIR[w], imm(M.HOLE_MASKS32[dc]))
+    for w in range(2):
+        a.op("eor", R_PAIR[w], R_PAIR[w], D_PAIR[w])
 
 
 CLASS_ACC = ("r8", "r9", "r10", "r11")           # M3: class accumulators, live across a group
@@ -375,9 +466,14 @@ def _reduce(a: Asm, z: Sequence[str], out: Sequence[str], tmp: str) -> None:
 
 def _input(a: Asm, fr: _Frame, plan: M.KaratsubaPlan, g: int, wide: bool) -> None:
     """Load the g blocks of a group, x_0 = y ^ block_0, x_i = block_i; their Karatsuba
-    operands (and on M3 those of the bit-reversed words) to the stack."""
+    operands (and on M3 those of the bit-reversed words) to the stack.  The operand sets
+    are contiguous (block order, on M3 direct then reversed), so after block 0's direct
+    set (at sp) one STM with write-back through ST_PTR stores each of them."""
     n = len(plan.operands)
     x = ("r0", "r1", "r3", "r4")
+    st = Y_REGS[0]                  # free once y is folded into block 0
+    if fr.X != 0 or fr.n_ops != n * (1 if wide else 2):
+        raise AssertionError("operand sets must be contiguous from sp")
     a.op("ldr", "lr", f"[sp, #{fr.IN}]")
     for i in range(g):
         a.comment(f"block {i} of {g}: words, {'y ^ block, ' if i == 0 else ''}Karatsuba operands to the stack")
@@ -388,20 +484,16 @@ def _input(a: Asm, fr: _Frame, plan: M.KaratsubaPlan, g: int, wide: bool) -> Non
         if i == 0:
             for w in range(4):
                 a.op("eor", x[w], x[w], Y_REGS[w])
+            a.op("add", st, "sp", f"#{4 * n}")
         regs = _operands(a, x, plan)
         rl = "{" + f"{regs[0]}-{regs[-1]}" + "}"
-        if fr.op(i, 0):
-            a.op("add", "r12", "sp", f"#{fr.op(i, 0)}")
-            a.op("stm", "r12", rl)
-        else:
-            a.op("stm", "sp", rl)
+        a.op("stm", "sp" if i == 0 else f"{st}!", rl)
         if not wide:
             a.comment("bit-reversed operands (rbit is linear over XOR)")
             for r in x:
                 a.op("rbit", r, r)
             _operands(a, x, plan)
-            a.op("add", "r12", "sp", f"#{fr.op(i, n)}")
-            a.op("stm", "r12", rl)
+            a.op("stm", f"{st}!", rl)
     a.op("add", "lr", "lr", f"#{16 * g}")
     a.op("str", "lr", f"[sp, #{fr.IN}]")
 
@@ -420,6 +512,7 @@ def _group(a: Asm, fr: _Frame, plan: M.KaratsubaPlan, g: int, wide: bool, per: i
                 e = g - i
                 _product(a, fr, fr.op(i, k), 4 * ((e - 1) * per + S * k), i == 0,
                          f"product {k}, block {i} x H^{e}")
+            _finish_product_m4(a)
             a.op("strd", "r8", "r9", f"[sp, #{fr.P + 8 * k}]")
             continue
         for half, off in ((0, 0), (1, n)):
@@ -519,6 +612,11 @@ _CTMUL_HEADER = """\
 _NOTE_M4 = """\
  * Cortex-M4: UMULL/UMLAL take one cycle whatever the operands (TRM DDI 0439, Table 3-1),
  * so the 64-bit products are constant time here.  Do NOT run this code on Cortex-M3.
+ * Classes 0, 2, 3 are "masked chains": after a class's first group the 64-bit sum is
+ * ANDed with the class mask (each hole field then holds the parity so far, 0 or 1) and
+ * the next single product (count <= 8) is ADDED with UMLAL (1 + 8 <= 15), and so on.
+ * Class 1 (two pairs of count 15) is XORed unmasked into an accumulator kept across the
+ * blocks of a group and masked once per product and group.
 """
 
 _NOTE_M3 = """\

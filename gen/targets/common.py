@@ -13,6 +13,9 @@ class KernelSet:
     hk_comment: str
     target_guard: str
     ct_extra_lengths: tuple[int, ...] = ()   # message lengths the constant-time check adds (FACE)
+    #: the target has ``{p}_ctr_pairs(rk, out, cb, in, n)`` (counter mode over n pairs, XOR fused,
+    #: looped in generated code); without it the glue runs ``keystream2`` + ``xor32`` per pair
+    ctr_pairs: bool = False
 
 
 def ct_extra_lengths(face: str) -> tuple[int, ...]:

@@ -9,8 +9,9 @@ on small operands), `table4`/`table8` are Shoup's table methods, faster but NOT 
 from __future__ import annotations
 
 from gen.config import Config
-from gen.kernels import aes_face, aes_thumb2, ctr_xor, ghash_thumb2
+from gen.kernels import aes_ctr_thumb2, aes_face, aes_thumb2, ghash_thumb2
 from gen.kernels.thumb2_function import Param, compile_function
+from gen.sched import listsched
 from gen.targets.common import KernelSet, ct_extra_lengths
 
 HK_COMMENT = {
@@ -48,12 +49,18 @@ def face_encrypt2_segments(keybits: int, slicing: str, depth: str):
     plain = aes_thumb2.build(keybits, slicing)
     first = int(depth[1]) + 1                      # first round computed
     start = plain.segment.index(2 * first - 1)     # segment ids: sbox of round j = 2j - 1
-    tail = len(plain.program.ops) - start
-    head = len(prog.ops) - tail
-    if head <= 0 or not all(_same_op(a, b) for a, b in zip(prog.ops[head:], plain.program.ops[start:])):
+    pops = plain.program.ops
+    stores = sum(1 for op in pops[-8:] if op.kind == "st")
+    if stores != 8:
+        return prog, None, None
+    tail = len(pops) - 8 - start                   # rounds and unpack, without the 8 stores of `out`
+    xor = 3 * 8                                    # FACE ends with ld in, eor, st out per word instead
+    head = len(prog.ops) - xor - tail
+    if head <= 0 or not all(_same_op(a, b) for a, b in zip(prog.ops[head:head + tail], pops[start:len(pops) - 8])):
         return prog, None, None                    # not the same tail: plain list scheduling
-    seg = [0] * head + plain.segment[start:]
-    rank = [None] * head + plain.rank[start:]
+    last = plain.segment[len(pops) - 9]
+    seg = [0] * head + plain.segment[start:len(pops) - 8] + [last] * xor
+    rank = [None] * head + plain.rank[start:len(pops) - 8] + [None] * xor
     return prog, seg, rank
 
 
@@ -68,23 +75,91 @@ def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: st
     fill = compile_function(
         aes_face.face_fill_ir(keybits, slicing, depth), f"{prefix}_face_fill",
         [Param("tab", "uint32_t *", "tab"), Param("fs", "const uint32_t *", "fs"),
-         Param("vhi", "const uint32_t *", "vhi")], core, seed, strategy="sink")
+         Param("vb", "const uint32_t *", "vb")], core, seed, strategy="sink")
     prog, seg, rank = face_encrypt2_segments(keybits, slicing, depth)
     enc = compile_function(
-        prog, f"{prefix}_face_encrypt2",
-        [Param("rk", "const uint32_t *", "rk"), Param("fs", "const uint32_t *", "fs" if depth == "r1" else None),
-         Param("out", "uint8_t *", "out"), Param("e0", "const uint32_t *", "e0"),
-         Param("e1", "const uint32_t *", "e1")], core, seed, pinned=("rk",), segments=seg, rank=rank)
+        prog, f"{prefix}_face_encrypt2", ENCRYPT2_PARAMS[depth], core, seed, pinned=("rk",),
+        segments=seg, rank=rank)
     return {"setup": setup, "fill": fill, "encrypt2": enc}
+
+
+ENCRYPT2_PARAMS = {
+    d: [Param("rk", "const uint32_t *", "rk"), Param("fs", "const uint32_t *", "fs" if d == "r1" else None),
+        Param("out", "uint8_t *", "out"), Param("in", "const uint8_t *", "in"),
+        Param("e", "const uint32_t *", "e"), Param("n", "size_t", None)]
+    for d in aes_face.DEPTHS}
+
+
+def face_loop_text(enc, depth: str) -> tuple[str, int]:
+    """(C text, modelled cycles of the loop step) of FACE encrypt2 as a loop over n >= 1 pairs:
+    the straight-line body of ``enc`` (one pair, compile_function's output) runs n times between
+    one prologue and one epilogue, so a pair does not pay the call, the push and the pop. At the
+    end of the body only the pinned `rk` base is still in its register; the back edge advances
+    the homes of out, in (32 bytes) and e (one pair's entries) in the frame, reloads the
+    argument registers the body expects at its start from them, and counts n down. The loop
+    count is public (it depends on lengths and counters only)."""
+    params = ENCRYPT2_PARAMS[depth]
+    insns = list(enc.insns)
+    assert insns[0].mnem == "push" and insns[-1].mnem == "pop"
+    k = 1
+    frame = 0
+    if insns[k].mnem == "sub" and insns[k].dst == "sp":
+        frame = insns[k].imm
+        k += 1
+    pro_loads = []
+    while insns[k].mnem == "ldr" and insns[k].base == "sp" and insns[k].note == "stack argument":
+        pro_loads.append(insns[k])
+        k += 1
+    end = len(insns) - 1
+    if insns[end - 1].mnem == "add" and insns[end - 1].dst == "sp":
+        end -= 1
+    pushed = list(insns[0].regs)
+    n_push = len(pushed)
+
+    def home(idx: int) -> int:                     # frame offset of argument idx's home
+        if idx < 4:
+            return frame + 4 * pushed.index(f"r{idx}")
+        return frame + 4 * n_push + 4 * (idx - 4)
+    step = {"out": 32, "in": 32, "e": 4 * 2 * aes_face.ENTRY_WORDS[depth]}
+    back = []
+    arg_reg = {f"r{i}": i for i in range(4)}
+    arg_reg.update({ld.dst: next(i for i, p in enumerate(params) if i >= 4 and home(i) == ld.offset)
+                    for ld in pro_loads})
+    for reg, idx in sorted(arg_reg.items(), key=lambda kv: kv[1]):
+        mem = params[idx].mem
+        if mem is None or mem == "rk":
+            continue                              # rk is pinned (never leaves r0); others unused
+        back.append(f"ldr {reg}, [sp, #{home(idx)}]")
+        if mem in step:
+            back += [f"add {reg}, {reg}, #{step[mem]}", f"str {reg}, [sp, #{home(idx)}]"]
+    n_home = home(5)
+    back += [f"ldr r4, [sp, #{n_home}]", "subs r4, r4, #1", f"str r4, [sp, #{n_home}]", "bne 1b"]
+    sym = enc.name
+    lines = [f'.pushsection .text.{sym},"ax",%progbits', ".syntax unified", ".thumb", ".balign 4",
+             f".global {sym}", f".type {sym}, %function", ".thumb_func", f"{sym}:"]
+    lines += [f"    {i.text()}" for i in insns[:k]] + ["1:"]
+    lines += [f"    {i.text()}" for i in insns[k:end]]
+    lines += [f"    {t}    @ next pair" for t in back]
+    lines += [f"    {i.text()}" for i in insns[end:]]
+    lines += [f".size {sym}, .-{sym}", ".popsection"]
+    out = [f"{enc.prototype};", "__asm__("]
+    out += ['    "' + ln.replace("\\", "\\\\").replace('"', '\\"') + '\\n"' for ln in lines]
+    out.append(");")
+    body_cycles = listsched.cycles(insns[k:end], enc.core)
+    return "\n".join(out) + "\n", body_cycles + 4 * len(back)
 
 
 def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, plain_cycles: int,
                 seed: int = 0) -> tuple[str, dict]:
-    """C text of the FACE section (macros + three __asm__ functions) and its figures.
+    """C text of the FACE section (macros, the v-lane constants, and the __asm__ functions
+    zero32, setup, fill and encrypt2 - the last a loop over n pairs, ``face_loop_text``) and
+    its figures.
 
     The glue thresholds come from the modelled cycles: a 32-entry group is filled only when the
-    pairs that read it save more than the fill costs (saving per pair = plain encrypt2 minus FACE
-    encrypt2), a run is set up only when its pairs pay for the set-up and one group."""
+    pairs that read it save more than the fill costs (saving per pair = ``plain_cycles``, a one-pair
+    call of the plain path ``ctr_pairs``, minus a one-pair FACE encrypt2 call; both XOR the message
+    themselves), a run is set up only when its pairs pay for the set-up and (r2) one group; r1's
+    table is filled by init, so an r1 run pays its set-up only."""
     fns = face_functions(prefix, keybits, slicing, depth, core, seed)
     setup, fill, enc = fns["setup"], fns["fill"], fns["encrypt2"]
     saving = plain_cycles - enc.cycles
@@ -92,25 +167,31 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
         raise ValueError(f"FACE {depth} encrypt2 ({enc.cycles} cycles) is not faster than the plain "
                          f"kernel ({plain_cycles})")
     min_group = -(-fill.cycles // saving)
-    min_run = -(-(setup.cycles + fill.cycles) // saving)
+    # r1's table is the key's (filled by init): a run only pays its set-up
+    min_run = -(-(setup.cycles + (fill.cycles if depth == "r2" else 0)) // saving)
     n = aes_face.ENTRY_WORDS[depth]
     P = prefix.upper()
     head = (f"/* FACE {depth} for AES-{keybits} {slicing} (counter-mode caching of the state after round "
             f"{depth[1]}; gen/kernels/aes_face.py has the details), generated Thumb-2 for {core} through "
             f"gen/kernels/thumb2_function.py.\n"
             f" * Cycle model: set-up {setup.cycles}, fill (32 entries) {fill.cycles}, encrypt2 {enc.cycles} "
-            f"(plain kernel {plain_cycles}: {saving} saved per pair). Per-run constants "
-            f"{4 * aes_face.FS_WORDS[depth]} bytes, table {4 * 256 * n} bytes (in the stream).\n"
-            f" * Straight-line code only: no branch and no address depends on key or data; the glue reads "
-            f"the table at the public low counter byte. */\n")
+            f"(plain path, ctr_pairs for one pair: {plain_cycles}; {saving} saved per pair). Per-run constants "
+            f"{4 * aes_face.FS_WORDS[depth]} bytes, table {4 * 256 * n} bytes "
+            f"({'in the ctx, filled by init' if depth == 'r1' else 'in the stream'}).\n"
+            f" * Straight-line code but for encrypt2's loop over its n pairs (n is public) and zero32's over "
+            f"its length: no branch and no address depends on key or data; the glue reads the table at the "
+            f"public low counter byte. */\n")
     defines = (f"#define {P}_FACE_ENTRY_WORDS {n}u   /* words per table entry */\n"
                f"#define {P}_FACE_MIN_GROUP {min_group}u   /* fill a 32-entry group only for >= this many pairs "
                f"({fill.cycles} cycles / {saving} saved per pair) */\n"
                f"#define {P}_FACE_MIN_RUN {min_run}u   /* set up a run only for >= this many pairs "
-               f"(set-up {setup.cycles} + one group) */\n")
-    text = head + defines + "\n".join(f.c_text() for f in (setup, fill, enc))
+               f"(set-up {setup.cycles}{' + one group' if depth == 'r2' else ''}) */\n")
+    loop_text, step = face_loop_text(enc, depth)
+    text = (head + defines + aes_face.c_shared(prefix, depth) + aes_face.zero32_thumb2(prefix)
+            + "\n".join(f.c_text() for f in (setup, fill)) + "\n" + loop_text)
     stats = {k: f.summary() for k, f in fns.items()}
-    stats.update(plain_encrypt2=plain_cycles, saving_per_pair=saving, min_group=min_group, min_run=min_run)
+    stats.update(plain_pair=plain_cycles, saving_per_pair=saving, min_group=min_group, min_run=min_run,
+                 encrypt2_loop_step=step)
     return text, stats
 
 
@@ -120,10 +201,11 @@ def kernels(config: Config) -> KernelSet:
         raise ValueError(f"cortex_m.kernels: target must be cortex-m4 or cortex-m3 (got {core!r})")
     aes = aes_thumb2.thumb2(config.prefix, config.keybits, config.slicing, core, config.seed)
     gh = ghash_thumb2.thumb2(config.prefix, config.ghash, core)
-    sections = [aes.code, gh.code, ctr_xor.thumb2(config.prefix)]
+    ctr = aes_ctr_thumb2.thumb2(config.prefix, config.keybits, config.slicing, core, config.seed)
+    sections = [aes.code, gh.code, ctr.code]
     if config.face != "off":
         sections.append(face_thumb2(config.prefix, config.keybits, config.slicing, config.face, core,
-                                    aes.stats["thumb2"]["cycles"], config.seed)[0])
+                                    ctr.call_cycles, config.seed)[0])
     return KernelSet(
         sections=sections,
         rk_words=aes.rk_words,
@@ -132,4 +214,5 @@ def kernels(config: Config) -> KernelSet:
         hk_comment=HK_COMMENT[config.ghash],
         target_guard=target_guard(core),
         ct_extra_lengths=ct_extra_lengths(config.face),
+        ctr_pairs=True,
     )

@@ -5963,6 +5963,16 @@ static void aes256gcm_portable_keystream2(aes256gcm_portable_stream *s)
     aes256gcm_portable_aes_encrypt2(s->ctx->rk, s->ks, s->cb);
 }
 
+/* npairs (>= 1) whole pairs of counter blocks: out = in ^ their keystream (out may be in).
+ * Per pair: the keystream into s->ks, then aes256gcm_portable_xor32. */
+static void aes256gcm_portable_plain_pairs(aes256gcm_portable_stream *s, uint8_t *out, const uint8_t *in, size_t npairs)
+{
+    for (; npairs; npairs--, out += 32, in += 32) {
+        aes256gcm_portable_keystream2(s);
+        aes256gcm_portable_xor32(out, in, s->ks);
+    }
+}
+
 /* GHASH over a byte string that arrives in pieces; s->buf holds a partial block. */
 static void aes256gcm_portable_ghash_feed(aes256gcm_portable_stream *s, const uint8_t *data, size_t len)
 {
@@ -6080,7 +6090,7 @@ int aes256gcm_portable_aad(aes256gcm_portable_stream *s, const uint8_t *aad, siz
 }
 
 /* Counter mode and GHASH over the data. Whole pairs of blocks go the fast way: keystream
- * XORed straight from `in` to `out` (aes256gcm_portable_xor32), GHASH over up to 512 bytes at once
+ * XORed straight from `in` to `out` (aes256gcm_portable_plain_pairs), GHASH over up to 512 bytes at once
  * (decrypt hashes the ciphertext before it is overwritten, so in == out works). Pieces that
  * are not whole pairs go byte by byte through s->ks and s->buf. */
 int aes256gcm_portable_update(aes256gcm_portable_stream *s, const uint8_t *in, size_t len, uint8_t *out)
@@ -6094,10 +6104,7 @@ int aes256gcm_portable_update(aes256gcm_portable_stream *s, const uint8_t *in, s
         if (s->ks_used == 32 && s->buf_used == 0 && len >= 32) {
             n = len < 512u ? len & ~(size_t)31 : 512u;
             if (s->decrypt && !s->nohash) aes256gcm_portable_ghash_blocks(s->ctx->hk, s->y, in, n / 16);
-            for (i = 0; i < n; i += 32) {
-                aes256gcm_portable_keystream2(s);
-                aes256gcm_portable_xor32(out + i, in + i, s->ks);
-            }
+            aes256gcm_portable_plain_pairs(s, out, in, n / 32u);
             if (!s->decrypt && !s->nohash) aes256gcm_portable_ghash_blocks(s->ctx->hk, s->y, out, n / 16);
         } else {
             if (s->ks_used == 32) { aes256gcm_portable_keystream2(s); s->ks_used = 0; }

@@ -1,0 +1,94 @@
+"""Counter mode over whole pairs of blocks, as generated Thumb-2: ``{prefix}_ctr_pairs``.
+
+    void {prefix}_ctr_pairs(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in,
+                            size_t n);     /* n >= 1 */
+
+For each of n pairs: out[0..31] = in[0..31] ^ E(cb[0..15]) || E(cb[16..31]), then the 32-bit
+big-endian counters in cb[12..15] and cb[28..31] both advance by 2 (GCM's inc32, modulo 2^32);
+in, out += 32.  ``out`` may be ``in``; no buffer needs alignment (single-word LDR/STR only).
+
+The trick: the GCM glue's plain path used to pay, per pair, two byte-wise counter stores, a call
+of the AES kernel (push/pop of 12 registers), the 32-byte keystream stored and loaded again, and
+a call of the XOR routine.  Here the kernel of gen/kernels/aes_thumb2.py is compiled in its
+XOR-fused form (``xor=True``: the last unpacked words are XORed with the message on their way
+out) and its straight-line body runs n times between one prologue and one epilogue.  At the end
+of the body every register is dead; the back edge advances the homes of out and in in the frame,
+steps both counters (LDR, REV, ADD #2, REV, STR), reloads the four argument registers the body
+expects and counts n down.  The loop count is public (a length), so the code stays constant time.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gen.isa import thumb2 as t2
+from gen.kernels import aes_thumb2 as A
+from gen.sched import listsched
+from gen.sched import timing as T
+
+
+@dataclass
+class CtrCode:
+    code: str                 # C prototype + file-scope __asm__
+    pair_cycles: int          # modelled cycles of one loop step (body + back edge)
+    call_cycles: int          # modelled cycles of a call with n = 1 (prologue, body, back edge, epilogue)
+    stack_bytes: int
+
+
+def back_edge(frame: int) -> list:
+    """The loop's back edge as instructions (argument homes at ``frame`` + 4 * their index in
+    PUSHED_XOR, n just above them on the caller's stack), without the final ``bne 1b``.  The
+    ``sub`` of n is printed as ``subs`` (the branch reads its flags)."""
+    def home(reg):
+        return frame + 4 * A.PUSHED_XOR.index(reg)
+    n_off = frame + 4 * len(A.PUSHED_XOR)          # the fifth argument, on the caller's stack
+    ldr, str_ = t2.ldr, t2.str_
+
+    def alu(m, r, imm=None):
+        return t2.Insn(m, dst=r, srcs=(r,), imm=imm)
+    return [ldr("r1", "sp", home("r1")), ldr("r3", "sp", home("r3")), ldr("r2", "sp", home("r2")),
+            ldr("r4", "r2", 12), ldr("r5", "r2", 28), alu("add", "r1", 32), alu("add", "r3", 32),
+            str_("r1", "sp", home("r1")), str_("r3", "sp", home("r3")),
+            alu("rev", "r4"), alu("rev", "r5"), alu("add", "r4", 2), alu("add", "r5", 2),
+            alu("rev", "r4"), alu("rev", "r5"), str_("r4", "r2", 12), str_("r5", "r2", 28),
+            ldr("r0", "sp", home("r0")), ldr("r6", "sp", n_off), alu("sub", "r6", 1),
+            str_("r6", "sp", n_off)]
+
+
+def _text(i) -> str:
+    if i.mnem == "sub" and i.dst == "r6":
+        return "subs   r6, r6, #1"
+    if i.mnem == "rev":
+        return f"rev    {i.dst}, {i.srcs[0]}"
+    return i.text()
+
+
+def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) -> CtrCode:
+    c = A.compile_encrypt2(keybits, slicing, core, seed, xor=True)
+    insns = c.insns
+    assert insns[0].mnem == "push" and insns[1].mnem == "sub" and insns[-2].mnem == "add"
+    frame = insns[1].imm
+    sym = f"{prefix}_ctr_pairs"
+    lines = [f'.pushsection .text.{sym},"ax",%progbits', ".syntax unified", ".thumb", ".balign 4",
+             f".global {sym}", f".type {sym}, %function", ".thumb_func", f"{sym}:"]
+    lines += [f"    {i.text()}" for i in insns[:2]] + ["1:"]
+    lines += [f"    {i.text()}" for i in insns[2:-2]]
+    edge = back_edge(frame)
+    lines += [f"    {_text(t)}    @ next pair" for t in edge] + ["    bne    1b    @ next pair"]
+    lines += [f"    {i.text()}" for i in insns[-2:]]
+    lines += [f".size {sym}, .-{sym}", ".popsection"]
+    body = listsched.cycles(insns[2:-2], core)
+    edge_cycles = listsched.cycles(edge, core)
+    taken, fall = (T.issue_cycles("branch", core, taken=t) for t in (True, False))
+    pair = body + edge_cycles + taken
+    head = (f"/* {sym}: counter mode over n >= 1 whole pairs, out = in ^ E(cb) with cb's two big-endian\n"
+            f" * counters (bytes 12..15, 28..31) advanced by 2 per pair; AES-{keybits} {slicing}, the kernel\n"
+            f" * of gen/kernels/aes_thumb2.py with the XOR fused, looped by gen/kernels/aes_ctr_thumb2.py.\n"
+            f" * Cycle model: {pair} cycles per pair ({pair / 32:.1f} cycles/byte) in the loop;\n"
+            f" * spill stores {c.spills} ({c.strd} STRD), reloads {c.reloads}; stack {c.stack_bytes} bytes.\n"
+            f" * No branch but the loop's (n is public), no secret-dependent address. */\n")
+    out = [head + f"void {sym}(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, size_t n);",
+           "__asm__("]
+    out += ['    "' + ln.replace("\\", "\\\\").replace('"', '\\"') + '\\n"' for ln in lines]
+    out.append(");")
+    return CtrCode(code="\n".join(out) + "\n", pair_cycles=pair,
+                   call_cycles=listsched.cycles(insns, core) + edge_cycles + fall, stack_bytes=c.stack_bytes)
