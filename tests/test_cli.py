@@ -80,6 +80,7 @@ def test_a_drop_that_fails_the_constant_time_check_is_not_written(tmp_path, monk
 
     def leaky(config, command):
         text, ks = real(config, command)
+        assert text.count(loop) == 1
         return text.replace(loop, "for (i = 0; i < taglen && diff == 0; i++) diff |= "
                                   "(uint32_t)(full[i] ^ tag[i]);"), ks
 

@@ -11674,6 +11674,25 @@ static void aes128gcm_m3_ffs_final_tag(aes128gcm_m3_ffs_stream *s, uint8_t full[
     for (i = 0; i < 16; i++) full[i] = (uint8_t)(s->y[i] ^ s->ek0[i]);
 }
 
+/* Wipe the whole stream (keystream, GHASH state). */
+static void aes128gcm_m3_ffs_stream_wipe(aes128gcm_m3_ffs_stream *s)
+{
+    aes128gcm_m3_ffs_zero(s, sizeof *s);
+}
+
+/* Close the stream's GHASH and compare its tag with `tag` in constant time: every byte is
+ * looked at whatever the first difference; 0 when equal, non-zero otherwise. */
+static uint32_t aes128gcm_m3_ffs_tag_diff(aes128gcm_m3_ffs_stream *s, const uint8_t *tag, size_t taglen)
+{
+    uint8_t full[16];
+    uint32_t diff = 0;
+    size_t i;
+    aes128gcm_m3_ffs_final_tag(s, full);
+    for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);
+    aes128gcm_m3_ffs_zero(full, sizeof full);
+    return diff;
+}
+
 int aes128gcm_m3_ffs_finish(aes128gcm_m3_ffs_stream *s, uint8_t *tag, size_t taglen)
 {
     uint8_t full[16];
@@ -11682,23 +11701,19 @@ int aes128gcm_m3_ffs_finish(aes128gcm_m3_ffs_stream *s, uint8_t *tag, size_t tag
     aes128gcm_m3_ffs_final_tag(s, full);
     aes128gcm_m3_ffs_copy(tag, full, taglen);
     aes128gcm_m3_ffs_zero(full, sizeof full);
-    aes128gcm_m3_ffs_zero(s, sizeof *s);
+    aes128gcm_m3_ffs_stream_wipe(s);
     s->state = 3;
     return 0;
 }
 
-/* Constant-time tag check: every byte is looked at whatever the first difference. */
+/* Constant-time tag check (aes128gcm_m3_ffs_tag_diff). */
 int aes128gcm_m3_ffs_finish_verify(aes128gcm_m3_ffs_stream *s, const uint8_t *tag, size_t taglen)
 {
-    uint8_t full[16];
-    uint32_t diff = 0;
-    size_t i;
+    uint32_t diff;
     if (s == NULL || s->state == 0 || s->state == 3 || !s->decrypt || tag == NULL || !aes128gcm_m3_ffs_taglen_ok(taglen))
         return AES128GCM_M3_FFS_EARG;
-    aes128gcm_m3_ffs_final_tag(s, full);
-    for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);
-    aes128gcm_m3_ffs_zero(full, sizeof full);
-    aes128gcm_m3_ffs_zero(s, sizeof *s);
+    diff = aes128gcm_m3_ffs_tag_diff(s, tag, taglen);
+    aes128gcm_m3_ffs_stream_wipe(s);
     s->state = 3;
     /* diff == 0 -> 0, else -1, without a branch on diff */
     return -(int)(1u & ~((diff - 1u) >> 8));
@@ -11728,9 +11743,6 @@ int aes128gcm_m3_ffs_decrypt(const aes128gcm_m3_ffs_ctx *ctx, const uint8_t *iv,
                     const uint8_t *in, size_t len, const uint8_t *tag, size_t taglen, uint8_t *out)
 {
     aes128gcm_m3_ffs_stream s;
-    uint8_t full[16];
-    uint32_t diff = 0;
-    size_t i;
     if (!aes128gcm_m3_ffs_args_ok(ctx, iv, ivlen, aad, aadlen, in, len, out, tag, taglen)) return AES128GCM_M3_FFS_EARG;
     /* Pass 1: authenticate the ciphertext; no plaintext is produced. */
     aes128gcm_m3_ffs_start(&s, ctx, iv, ivlen, 1);
@@ -11738,11 +11750,8 @@ int aes128gcm_m3_ffs_decrypt(const aes128gcm_m3_ffs_ctx *ctx, const uint8_t *iv,
     aes128gcm_m3_ffs_ghash_pad(&s);
     s.len = len;
     aes128gcm_m3_ffs_ghash_feed(&s, in, len);
-    aes128gcm_m3_ffs_final_tag(&s, full);
-    for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);
-    aes128gcm_m3_ffs_zero(full, sizeof full);
-    if (diff != 0) {                       /* the verdict is public; the position of the difference is not */
-        aes128gcm_m3_ffs_zero(&s, sizeof s);
+    if (aes128gcm_m3_ffs_tag_diff(&s, tag, taglen) != 0) {   /* the verdict is public; the position of the difference is not */
+        aes128gcm_m3_ffs_stream_wipe(&s);
         if (len) aes128gcm_m3_ffs_zero(out, len);
         return AES128GCM_M3_FFS_EAUTH;
     }
@@ -11750,7 +11759,7 @@ int aes128gcm_m3_ffs_decrypt(const aes128gcm_m3_ffs_ctx *ctx, const uint8_t *iv,
     aes128gcm_m3_ffs_start(&s, ctx, iv, ivlen, 0);
     s.nohash = 1u;
     aes128gcm_m3_ffs_update(&s, in, len, out);
-    aes128gcm_m3_ffs_zero(&s, sizeof s);
+    aes128gcm_m3_ffs_stream_wipe(&s);
     return 0;
 }
 

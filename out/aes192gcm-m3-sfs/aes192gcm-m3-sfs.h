@@ -12606,6 +12606,25 @@ static void aes192gcm_m3_sfs_final_tag(aes192gcm_m3_sfs_stream *s, uint8_t full[
     for (i = 0; i < 16; i++) full[i] = (uint8_t)(s->y[i] ^ s->ek0[i]);
 }
 
+/* Wipe the whole stream (keystream, GHASH state). */
+static void aes192gcm_m3_sfs_stream_wipe(aes192gcm_m3_sfs_stream *s)
+{
+    aes192gcm_m3_sfs_zero(s, sizeof *s);
+}
+
+/* Close the stream's GHASH and compare its tag with `tag` in constant time: every byte is
+ * looked at whatever the first difference; 0 when equal, non-zero otherwise. */
+static uint32_t aes192gcm_m3_sfs_tag_diff(aes192gcm_m3_sfs_stream *s, const uint8_t *tag, size_t taglen)
+{
+    uint8_t full[16];
+    uint32_t diff = 0;
+    size_t i;
+    aes192gcm_m3_sfs_final_tag(s, full);
+    for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);
+    aes192gcm_m3_sfs_zero(full, sizeof full);
+    return diff;
+}
+
 int aes192gcm_m3_sfs_finish(aes192gcm_m3_sfs_stream *s, uint8_t *tag, size_t taglen)
 {
     uint8_t full[16];
@@ -12614,23 +12633,19 @@ int aes192gcm_m3_sfs_finish(aes192gcm_m3_sfs_stream *s, uint8_t *tag, size_t tag
     aes192gcm_m3_sfs_final_tag(s, full);
     aes192gcm_m3_sfs_copy(tag, full, taglen);
     aes192gcm_m3_sfs_zero(full, sizeof full);
-    aes192gcm_m3_sfs_zero(s, sizeof *s);
+    aes192gcm_m3_sfs_stream_wipe(s);
     s->state = 3;
     return 0;
 }
 
-/* Constant-time tag check: every byte is looked at whatever the first difference. */
+/* Constant-time tag check (aes192gcm_m3_sfs_tag_diff). */
 int aes192gcm_m3_sfs_finish_verify(aes192gcm_m3_sfs_stream *s, const uint8_t *tag, size_t taglen)
 {
-    uint8_t full[16];
-    uint32_t diff = 0;
-    size_t i;
+    uint32_t diff;
     if (s == NULL || s->state == 0 || s->state == 3 || !s->decrypt || tag == NULL || !aes192gcm_m3_sfs_taglen_ok(taglen))
         return AES192GCM_M3_SFS_EARG;
-    aes192gcm_m3_sfs_final_tag(s, full);
-    for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);
-    aes192gcm_m3_sfs_zero(full, sizeof full);
-    aes192gcm_m3_sfs_zero(s, sizeof *s);
+    diff = aes192gcm_m3_sfs_tag_diff(s, tag, taglen);
+    aes192gcm_m3_sfs_stream_wipe(s);
     s->state = 3;
     /* diff == 0 -> 0, else -1, without a branch on diff */
     return -(int)(1u & ~((diff - 1u) >> 8));
@@ -12660,9 +12675,6 @@ int aes192gcm_m3_sfs_decrypt(const aes192gcm_m3_sfs_ctx *ctx, const uint8_t *iv,
                     const uint8_t *in, size_t len, const uint8_t *tag, size_t taglen, uint8_t *out)
 {
     aes192gcm_m3_sfs_stream s;
-    uint8_t full[16];
-    uint32_t diff = 0;
-    size_t i;
     if (!aes192gcm_m3_sfs_args_ok(ctx, iv, ivlen, aad, aadlen, in, len, out, tag, taglen)) return AES192GCM_M3_SFS_EARG;
     /* Pass 1: authenticate the ciphertext; no plaintext is produced. */
     aes192gcm_m3_sfs_start(&s, ctx, iv, ivlen, 1);
@@ -12670,11 +12682,8 @@ int aes192gcm_m3_sfs_decrypt(const aes192gcm_m3_sfs_ctx *ctx, const uint8_t *iv,
     aes192gcm_m3_sfs_ghash_pad(&s);
     s.len = len;
     aes192gcm_m3_sfs_ghash_feed(&s, in, len);
-    aes192gcm_m3_sfs_final_tag(&s, full);
-    for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);
-    aes192gcm_m3_sfs_zero(full, sizeof full);
-    if (diff != 0) {                       /* the verdict is public; the position of the difference is not */
-        aes192gcm_m3_sfs_zero(&s, sizeof s);
+    if (aes192gcm_m3_sfs_tag_diff(&s, tag, taglen) != 0) {   /* the verdict is public; the position of the difference is not */
+        aes192gcm_m3_sfs_stream_wipe(&s);
         if (len) aes192gcm_m3_sfs_zero(out, len);
         return AES192GCM_M3_SFS_EAUTH;
     }
@@ -12682,7 +12691,7 @@ int aes192gcm_m3_sfs_decrypt(const aes192gcm_m3_sfs_ctx *ctx, const uint8_t *iv,
     aes192gcm_m3_sfs_start(&s, ctx, iv, ivlen, 0);
     s.nohash = 1u;
     aes192gcm_m3_sfs_update(&s, in, len, out);
-    aes192gcm_m3_sfs_zero(&s, sizeof s);
+    aes192gcm_m3_sfs_stream_wipe(&s);
     return 0;
 }
 

@@ -18895,6 +18895,25 @@ static void aes192gcm_m4_ffs_face_r2_final_tag(aes192gcm_m4_ffs_face_r2_stream *
     for (i = 0; i < 16; i++) full[i] = (uint8_t)(s->y[i] ^ s->ek0[i]);
 }
 
+/* Wipe the whole stream (keystream, GHASH state, FACE constants and filled table groups). */
+static void aes192gcm_m4_ffs_face_r2_stream_wipe(aes192gcm_m4_ffs_face_r2_stream *s)
+{
+    aes192gcm_m4_ffs_face_r2_face_wipe(s);
+}
+
+/* Close the stream's GHASH and compare its tag with `tag` in constant time: every byte is
+ * looked at whatever the first difference; 0 when equal, non-zero otherwise. */
+static uint32_t aes192gcm_m4_ffs_face_r2_tag_diff(aes192gcm_m4_ffs_face_r2_stream *s, const uint8_t *tag, size_t taglen)
+{
+    uint8_t full[16];
+    uint32_t diff = 0;
+    size_t i;
+    aes192gcm_m4_ffs_face_r2_final_tag(s, full);
+    for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);
+    aes192gcm_m4_ffs_face_r2_zero(full, sizeof full);
+    return diff;
+}
+
 int aes192gcm_m4_ffs_face_r2_finish(aes192gcm_m4_ffs_face_r2_stream *s, uint8_t *tag, size_t taglen)
 {
     uint8_t full[16];
@@ -18903,23 +18922,19 @@ int aes192gcm_m4_ffs_face_r2_finish(aes192gcm_m4_ffs_face_r2_stream *s, uint8_t 
     aes192gcm_m4_ffs_face_r2_final_tag(s, full);
     aes192gcm_m4_ffs_face_r2_copy(tag, full, taglen);
     aes192gcm_m4_ffs_face_r2_zero(full, sizeof full);
-    aes192gcm_m4_ffs_face_r2_face_wipe(s);
+    aes192gcm_m4_ffs_face_r2_stream_wipe(s);
     s->state = 3;
     return 0;
 }
 
-/* Constant-time tag check: every byte is looked at whatever the first difference. */
+/* Constant-time tag check (aes192gcm_m4_ffs_face_r2_tag_diff). */
 int aes192gcm_m4_ffs_face_r2_finish_verify(aes192gcm_m4_ffs_face_r2_stream *s, const uint8_t *tag, size_t taglen)
 {
-    uint8_t full[16];
-    uint32_t diff = 0;
-    size_t i;
+    uint32_t diff;
     if (s == NULL || s->state == 0 || s->state == 3 || !s->decrypt || tag == NULL || !aes192gcm_m4_ffs_face_r2_taglen_ok(taglen))
         return AES192GCM_M4_FFS_FACE_R2_EARG;
-    aes192gcm_m4_ffs_face_r2_final_tag(s, full);
-    for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);
-    aes192gcm_m4_ffs_face_r2_zero(full, sizeof full);
-    aes192gcm_m4_ffs_face_r2_face_wipe(s);
+    diff = aes192gcm_m4_ffs_face_r2_tag_diff(s, tag, taglen);
+    aes192gcm_m4_ffs_face_r2_stream_wipe(s);
     s->state = 3;
     /* diff == 0 -> 0, else -1, without a branch on diff */
     return -(int)(1u & ~((diff - 1u) >> 8));
@@ -18949,9 +18964,6 @@ int aes192gcm_m4_ffs_face_r2_decrypt(const aes192gcm_m4_ffs_face_r2_ctx *ctx, co
                     const uint8_t *in, size_t len, const uint8_t *tag, size_t taglen, uint8_t *out)
 {
     aes192gcm_m4_ffs_face_r2_stream s;
-    uint8_t full[16];
-    uint32_t diff = 0;
-    size_t i;
     if (!aes192gcm_m4_ffs_face_r2_args_ok(ctx, iv, ivlen, aad, aadlen, in, len, out, tag, taglen)) return AES192GCM_M4_FFS_FACE_R2_EARG;
     /* Pass 1: authenticate the ciphertext; no plaintext is produced. */
     aes192gcm_m4_ffs_face_r2_start(&s, ctx, iv, ivlen, 1);
@@ -18959,11 +18971,8 @@ int aes192gcm_m4_ffs_face_r2_decrypt(const aes192gcm_m4_ffs_face_r2_ctx *ctx, co
     aes192gcm_m4_ffs_face_r2_ghash_pad(&s);
     s.len = len;
     aes192gcm_m4_ffs_face_r2_ghash_feed(&s, in, len);
-    aes192gcm_m4_ffs_face_r2_final_tag(&s, full);
-    for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);
-    aes192gcm_m4_ffs_face_r2_zero(full, sizeof full);
-    if (diff != 0) {                       /* the verdict is public; the position of the difference is not */
-        aes192gcm_m4_ffs_face_r2_face_wipe(&s);
+    if (aes192gcm_m4_ffs_face_r2_tag_diff(&s, tag, taglen) != 0) {   /* the verdict is public; the position of the difference is not */
+        aes192gcm_m4_ffs_face_r2_stream_wipe(&s);
         if (len) aes192gcm_m4_ffs_face_r2_zero(out, len);
         return AES192GCM_M4_FFS_FACE_R2_EAUTH;
     }
@@ -18971,7 +18980,7 @@ int aes192gcm_m4_ffs_face_r2_decrypt(const aes192gcm_m4_ffs_face_r2_ctx *ctx, co
     aes192gcm_m4_ffs_face_r2_start(&s, ctx, iv, ivlen, 0);
     s.nohash = 1u;
     aes192gcm_m4_ffs_face_r2_update(&s, in, len, out);
-    aes192gcm_m4_ffs_face_r2_face_wipe(&s);
+    aes192gcm_m4_ffs_face_r2_stream_wipe(&s);
     return 0;
 }
 

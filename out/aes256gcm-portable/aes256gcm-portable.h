@@ -6135,6 +6135,25 @@ static void aes256gcm_portable_final_tag(aes256gcm_portable_stream *s, uint8_t f
     for (i = 0; i < 16; i++) full[i] = (uint8_t)(s->y[i] ^ s->ek0[i]);
 }
 
+/* Wipe the whole stream (keystream, GHASH state). */
+static void aes256gcm_portable_stream_wipe(aes256gcm_portable_stream *s)
+{
+    aes256gcm_portable_zero(s, sizeof *s);
+}
+
+/* Close the stream's GHASH and compare its tag with `tag` in constant time: every byte is
+ * looked at whatever the first difference; 0 when equal, non-zero otherwise. */
+static uint32_t aes256gcm_portable_tag_diff(aes256gcm_portable_stream *s, const uint8_t *tag, size_t taglen)
+{
+    uint8_t full[16];
+    uint32_t diff = 0;
+    size_t i;
+    aes256gcm_portable_final_tag(s, full);
+    for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);
+    aes256gcm_portable_zero(full, sizeof full);
+    return diff;
+}
+
 int aes256gcm_portable_finish(aes256gcm_portable_stream *s, uint8_t *tag, size_t taglen)
 {
     uint8_t full[16];
@@ -6143,23 +6162,19 @@ int aes256gcm_portable_finish(aes256gcm_portable_stream *s, uint8_t *tag, size_t
     aes256gcm_portable_final_tag(s, full);
     aes256gcm_portable_copy(tag, full, taglen);
     aes256gcm_portable_zero(full, sizeof full);
-    aes256gcm_portable_zero(s, sizeof *s);
+    aes256gcm_portable_stream_wipe(s);
     s->state = 3;
     return 0;
 }
 
-/* Constant-time tag check: every byte is looked at whatever the first difference. */
+/* Constant-time tag check (aes256gcm_portable_tag_diff). */
 int aes256gcm_portable_finish_verify(aes256gcm_portable_stream *s, const uint8_t *tag, size_t taglen)
 {
-    uint8_t full[16];
-    uint32_t diff = 0;
-    size_t i;
+    uint32_t diff;
     if (s == NULL || s->state == 0 || s->state == 3 || !s->decrypt || tag == NULL || !aes256gcm_portable_taglen_ok(taglen))
         return AES256GCM_PORTABLE_EARG;
-    aes256gcm_portable_final_tag(s, full);
-    for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);
-    aes256gcm_portable_zero(full, sizeof full);
-    aes256gcm_portable_zero(s, sizeof *s);
+    diff = aes256gcm_portable_tag_diff(s, tag, taglen);
+    aes256gcm_portable_stream_wipe(s);
     s->state = 3;
     /* diff == 0 -> 0, else -1, without a branch on diff */
     return -(int)(1u & ~((diff - 1u) >> 8));
@@ -6189,9 +6204,6 @@ int aes256gcm_portable_decrypt(const aes256gcm_portable_ctx *ctx, const uint8_t 
                     const uint8_t *in, size_t len, const uint8_t *tag, size_t taglen, uint8_t *out)
 {
     aes256gcm_portable_stream s;
-    uint8_t full[16];
-    uint32_t diff = 0;
-    size_t i;
     if (!aes256gcm_portable_args_ok(ctx, iv, ivlen, aad, aadlen, in, len, out, tag, taglen)) return AES256GCM_PORTABLE_EARG;
     /* Pass 1: authenticate the ciphertext; no plaintext is produced. */
     aes256gcm_portable_start(&s, ctx, iv, ivlen, 1);
@@ -6199,11 +6211,8 @@ int aes256gcm_portable_decrypt(const aes256gcm_portable_ctx *ctx, const uint8_t 
     aes256gcm_portable_ghash_pad(&s);
     s.len = len;
     aes256gcm_portable_ghash_feed(&s, in, len);
-    aes256gcm_portable_final_tag(&s, full);
-    for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);
-    aes256gcm_portable_zero(full, sizeof full);
-    if (diff != 0) {                       /* the verdict is public; the position of the difference is not */
-        aes256gcm_portable_zero(&s, sizeof s);
+    if (aes256gcm_portable_tag_diff(&s, tag, taglen) != 0) {   /* the verdict is public; the position of the difference is not */
+        aes256gcm_portable_stream_wipe(&s);
         if (len) aes256gcm_portable_zero(out, len);
         return AES256GCM_PORTABLE_EAUTH;
     }
@@ -6211,7 +6220,7 @@ int aes256gcm_portable_decrypt(const aes256gcm_portable_ctx *ctx, const uint8_t 
     aes256gcm_portable_start(&s, ctx, iv, ivlen, 0);
     s.nohash = 1u;
     aes256gcm_portable_update(&s, in, len, out);
-    aes256gcm_portable_zero(&s, sizeof s);
+    aes256gcm_portable_stream_wipe(&s);
     return 0;
 }
 
