@@ -345,25 +345,25 @@ uint32_t sg_penc(void) { F(aes_encrypt2)(ctx.rk, st.ks, st.cb); return 0; }
 '''
 
 
-class GctrBench:
-    """The drop + GCTR_HARNESS linked for the emulated Cortex-M4, with the cycle model."""
+class HarnessMachine:
+    """A drop (header ``hp``) linked with a C harness (``source``) for ``core``, loaded on the
+    emulated core with the cycle model; ``init`` has run with the key bytes 0, 1, 2, ..."""
 
-    def __init__(self, keybits: int, face: str, slicing: str = "ffs"):
+    def __init__(self, hp: Path, prefix: str, face: str, core: str, source: str, stem: str, keybits: int):
         from emu.cycles import CycleCounter
         from emu.machine import Machine
-        hp, prefix = _header(keybits, face, slicing)
         work = hp.parent
-        src = work / "gctr_harness.c"
-        src.write_text(GCTR_HARNESS)
+        src = work / f"{stem}_harness.c"
+        src.write_text(source)
         ld = work / "link.ld"
         ld.write_text(layout.LINKER_SCRIPT)
-        elf = work / "gctr.elf"
+        elf = work / f"{stem}.elf"
         defs = [f'-DHDR="{hp}"', f"-DPFX={prefix}", f"-DPFXU={prefix.upper()}", f"-D{prefix.upper()}_IMPLEMENTATION"]
         defs += ["-DFACE", f"-DFACE_TAB={'ctx' if face == 'r1' else 'st'}.face_tab"] if face != "off" else []
-        toolchain.run([toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS["cortex-m4"], *toolchain.STRICT,
+        toolchain.run([toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS[core], *toolchain.STRICT,
                        "-Wno-unused-function", "-ffreestanding", "-nostdlib", "-nostartfiles", *defs,
                        "-T", str(ld), str(src), "-lgcc", "-o", str(elf)], work)
-        binf = work / "gctr.bin"
+        binf = work / f"{stem}.bin"
         toolchain.run([toolchain.tool("arm-none-eabi-objcopy"), "-O", "binary", "-j", ".text", "-j", ".rodata",
                        str(elf), str(binf)], work)
         self.syms = {}
@@ -372,8 +372,9 @@ class GctrBench:
             if len(parts) == 3:
                 self.syms[parts[2]] = int(parts[0], 16) & ~1
         image = binf.read_bytes()
-        self.m = Machine("cortex-m4", image)
-        self.cc = CycleCounter(self.m.uc, "cortex-m4", layout.FLASH_BASE, layout.FLASH_BASE + len(image))
+        self.core = core
+        self.m = Machine(core, image)
+        self.cc = CycleCounter(self.m.uc, core, layout.FLASH_BASE, layout.FLASH_BASE + len(image))
         self.key = bytes(range(keybits // 8))
         assert self.call("sg_init", self.m.alloc(len(self.key), self.key), len(self.key)) == 0
 
@@ -384,9 +385,19 @@ class GctrBench:
         return rc
 
     def gctr(self, iv: bytes, n: int) -> tuple[int, bytes]:
+        """(cycles, keystream) of GCTR_HARNESS's sg_gctr: n keystream bytes after start()."""
+        self.m.reset_buffers()
         ivp, out = self.m.alloc(12, iv), self.m.alloc(max(n, 16))
         self.call("sg_gctr", ivp, n, out)
         return self.cycles, bytes(self.m.read(out, n))
+
+
+class GctrBench(HarnessMachine):
+    """The drop + GCTR_HARNESS linked for the emulated Cortex-M4, with the cycle model."""
+
+    def __init__(self, keybits: int, face: str, slicing: str = "ffs"):
+        hp, prefix = _header(keybits, face, slicing)
+        super().__init__(hp, prefix, face, "cortex-m4", GCTR_HARNESS, "gctr", keybits)
 
 
 def _ref_keystream(key: bytes, iv: bytes, n: int) -> bytes:

@@ -24,11 +24,10 @@ from gen.config import from_dict                            # noqa: E402
 from gen.isa import thumb2 as t2                            # noqa: E402
 from gen.kernels.thumb2_function import Param, compile_function, execute   # noqa: E402
 from emu import layout, toolchain                           # noqa: E402
-from emu.cycles import CycleCounter                         # noqa: E402
 from emu.machine import Machine                             # noqa: E402
 
-from tests.test_face import (CTR_HARNESS, GCTR_HARNESS, _ecb, _inc32_blocks,  # noqa: E402
-                             _ref_keystream)
+from tests.test_face import (CTR_HARNESS, GCTR_HARNESS, HarnessMachine, _ecb,  # noqa: E402
+                             _inc32_blocks, _ref_keystream)
 
 
 @lru_cache(maxsize=None)
@@ -59,48 +58,13 @@ uint32_t sg_gctr_update(const uint8_t *iv, const uint8_t *in, uint32_t n, uint8_
 '''
 
 
-class Bench:
+class Bench(HarnessMachine):
     """A Thumb-2 drop + the GCTR and CTR harnesses of tests/test_face.py, on the emulated core."""
 
     def __init__(self, keybits: int, face: str, core: str):
         hp, prefix = _header(keybits, face, core)
-        work = hp.parent
-        src = work / "harness.c"
-        src.write_text(GCTR_HARNESS + CTR_HARNESS.replace("#include HDR", "") + UPDATE_HARNESS)
-        ld = work / "link.ld"
-        ld.write_text(layout.LINKER_SCRIPT)
-        elf = work / "h.elf"
-        defs = [f'-DHDR="{hp}"', f"-DPFX={prefix}", f"-DPFXU={prefix.upper()}", f"-D{prefix.upper()}_IMPLEMENTATION"]
-        defs += ["-DFACE", f"-DFACE_TAB={'ctx' if face == 'r1' else 'st'}.face_tab"] if face != "off" else []
-        toolchain.run([toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS[core], *toolchain.STRICT,
-                       "-Wno-unused-function", "-ffreestanding", "-nostdlib", "-nostartfiles", *defs,
-                       "-T", str(ld), str(src), "-lgcc", "-o", str(elf)], work)
-        binf = work / "h.bin"
-        toolchain.run([toolchain.tool("arm-none-eabi-objcopy"), "-O", "binary", "-j", ".text", "-j", ".rodata",
-                       str(elf), str(binf)], work)
-        self.syms = {}
-        for line in toolchain.run([toolchain.tool("arm-none-eabi-nm"), str(elf)], work).splitlines():
-            parts = line.split()
-            if len(parts) == 3:
-                self.syms[parts[2]] = int(parts[0], 16) & ~1
-        image = binf.read_bytes()
-        self.core = core
-        self.m = Machine(core, image)
-        self.cc = CycleCounter(self.m.uc, core, layout.FLASH_BASE, layout.FLASH_BASE + len(image))
-        self.key = bytes(range(keybits // 8))
-        assert self.call("sg_init", self.m.alloc(len(self.key), self.key), len(self.key)) == 0
-
-    def call(self, fn: str, *args: int) -> int:
-        self.cc.reset()
-        rc = self.m.call(self.syms[fn], *args)
-        self.cycles = self.cc.cycles
-        return rc
-
-    def gctr(self, iv: bytes, n: int) -> tuple[int, bytes]:
-        self.m.reset_buffers()
-        ivp, out = self.m.alloc(12, iv), self.m.alloc(max(n, 16))
-        self.call("sg_gctr", ivp, n, out)
-        return self.cycles, self.m.read(out, n)
+        super().__init__(hp, prefix, face, core,
+                         GCTR_HARNESS + CTR_HARNESS.replace("#include HDR", "") + UPDATE_HARNESS, "h", keybits)
 
     def gctr_update(self, iv: bytes, n: int) -> tuple[int, bytes]:
         """Cycles of start + update (GHASH off) over n zero bytes: the keystream as GCM uses it."""

@@ -231,6 +231,24 @@ def parse_mnemonic(line: str) -> str:
     return T.base_mnemonic(m.group(1)) if m else ""
 
 
+def function_lines(sym: str, body: list) -> list:
+    """Assembly lines of a global Thumb function ``sym`` in its own .text section around
+    ``body`` (assembly lines: instructions indented, labels not)."""
+    return ([f'.pushsection .text.{sym},"ax",%progbits', ".syntax unified", ".thumb", ".balign 4",
+             f".global {sym}", f".type {sym}, %function", ".thumb_func", f"{sym}:"]
+            + list(body) + [f".size {sym}, .-{sym}", ".popsection"])
+
+
+def c_asm(prototype: str, lines: list, comment: str = "") -> str:
+    """C text: ``comment`` (if any), ``prototype;``, then a file-scope ``__asm__`` block holding
+    ``lines`` (each escaped as a C string literal ending in a newline)."""
+    out = [comment] if comment else []
+    out += [f"{prototype};", "__asm__("]
+    out += ['    "' + ln.replace("\\", "\\\\").replace('"', '\\"') + '\\n"' for ln in lines]
+    out.append(");")
+    return "\n".join(out) + "\n"
+
+
 def check_core(insns, core: str) -> None:
     """Raise ValueError if an instruction does not exist on ``core`` (M3: no DSP)."""
     bad = [i for i in insns if not i.valid_on(core)]

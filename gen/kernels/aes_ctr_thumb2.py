@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from gen.isa import thumb2 as t2
 from gen.kernels import aes_thumb2 as A
+from gen.kernels.thumb2_function import looped_lines, split_frame
 from gen.sched import listsched
 from gen.sched import timing as T
 
@@ -54,29 +55,23 @@ def back_edge(frame: int) -> list:
             str_("r6", "sp", n_off)]
 
 
-def _text(i) -> str:
-    if i.mnem == "sub" and i.dst == "r6":
-        return "subs   r6, r6, #1"
-    if i.mnem == "rev":
-        return f"rev    {i.dst}, {i.srcs[0]}"
-    return i.text()
+def back_edge_text(edge: list) -> list:
+    """Printed back edge: the count-down ``sub`` (second to last) as ``subs``, then the branch."""
+    dec = edge[-2]
+    assert dec.mnem == "sub" and dec.imm == 1
+    text = [i.text() for i in edge]
+    text[-2] = f"subs   {dec.dst}, {dec.srcs[0]}, #1"
+    return text + ["bne    1b"]
 
 
 def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) -> CtrCode:
     c = A.compile_encrypt2(keybits, slicing, core, seed, xor=True)
     insns = c.insns
-    assert insns[0].mnem == "push" and insns[1].mnem == "sub" and insns[-2].mnem == "add"
-    frame = insns[1].imm
+    start, end, frame = split_frame(insns)
     sym = f"{prefix}_ctr_pairs"
-    lines = [f'.pushsection .text.{sym},"ax",%progbits', ".syntax unified", ".thumb", ".balign 4",
-             f".global {sym}", f".type {sym}, %function", ".thumb_func", f"{sym}:"]
-    lines += [f"    {i.text()}" for i in insns[:2]] + ["1:"]
-    lines += [f"    {i.text()}" for i in insns[2:-2]]
     edge = back_edge(frame)
-    lines += [f"    {_text(t)}    @ next pair" for t in edge] + ["    bne    1b    @ next pair"]
-    lines += [f"    {i.text()}" for i in insns[-2:]]
-    lines += [f".size {sym}, .-{sym}", ".popsection"]
-    body = listsched.cycles(insns[2:-2], core)
+    lines = looped_lines(sym, insns, back_edge_text(edge))
+    body = listsched.cycles(insns[start:end], core)
     edge_cycles = listsched.cycles(edge, core)
     taken, fall = (T.issue_cycles("branch", core, taken=t) for t in (True, False))
     pair = body + edge_cycles + taken
@@ -85,10 +80,8 @@ def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) ->
             f" * of gen/kernels/aes_thumb2.py with the XOR fused, looped by gen/kernels/aes_ctr_thumb2.py.\n"
             f" * Cycle model: {pair} cycles per pair ({pair / 32:.1f} cycles/byte) in the loop;\n"
             f" * spill stores {c.spills} ({c.strd} STRD), reloads {c.reloads}; stack {c.stack_bytes} bytes.\n"
-            f" * No branch but the loop's (n is public), no secret-dependent address. */\n")
-    out = [head + f"void {sym}(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, size_t n);",
-           "__asm__("]
-    out += ['    "' + ln.replace("\\", "\\\\").replace('"', '\\"') + '\\n"' for ln in lines]
-    out.append(");")
-    return CtrCode(code="\n".join(out) + "\n", pair_cycles=pair,
+            f" * No branch but the loop's (n is public), no secret-dependent address. */")
+    code = t2.c_asm(f"void {sym}(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, size_t n)",
+                    lines, head)
+    return CtrCode(code=code, pair_cycles=pair,
                    call_cycles=listsched.cycles(insns, core) + edge_cycles + fall, stack_bytes=c.stack_bytes)

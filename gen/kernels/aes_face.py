@@ -71,6 +71,7 @@ from gen.backends import c_backend
 from gen.circuits import aes_mixcolumns as mcx
 from gen.circuits.aes_sbox import NOT_MASK, gf_mul
 from gen.ir import Builder, Program, is_thumb2_imm
+from gen.isa import thumb2 as t2
 from gen.kernels.aes_fixsliced import (alignments, check_args, emit_add_round_key, emit_mixcolumns,
                                        emit_natural_shiftrows2, emit_pack, emit_packed_shiftrows2,
                                        emit_sbox, emit_unpack)
@@ -468,8 +469,7 @@ def zero32_thumb2(prefix: str) -> str:
     M3/M4 timing table, where 8 STRs take 16), two per loop step, then single STRs. The
     table is wiped after every message, so this is per-message cost. Loops on n only."""
     name = f"{prefix}_face_zero32"
-    lines = [f'.pushsection .text.{name},\\"ax\\",%progbits', ".syntax unified", ".thumb", ".balign 4",
-             f".global {name}", f".type {name}, %function", ".thumb_func", f"{name}:",
+    lines = t2.function_lines(name, [
              "push {r4, r5, r6, r7, lr}", "movs r2, #0", "movs r3, #0", "movs r4, #0", "movs r5, #0",
              "movs r6, #0", "movs r7, #0", "mov r12, #0", "mov lr, #0",
              "subs r1, #16", "blo 2f",
@@ -477,10 +477,9 @@ def zero32_thumb2(prefix: str) -> str:
              "subs r1, #16", "bhs 1b",
              "2:", "adds r1, #16", "beq 4f",
              "3:", "str r2, [r0], #4", "subs r1, #1", "bne 3b",
-             "4:", "pop {r4, r5, r6, r7, pc}", f".size {name}, .-{name}", ".popsection"]
-    body = "\n".join(f'    "{line}\\n"' for line in lines)
-    return (f"/* {name}: n words of zeros (wiping FACE state), STMIA of 8 registers */\n"
-            f"void {name}(uint32_t *p, size_t n);\n__asm__(\n{body}\n);\n")
+             "4:", "pop {r4, r5, r6, r7, pc}"])
+    return t2.c_asm(f"void {name}(uint32_t *p, size_t n)", lines,
+                    f"/* {name}: n words of zeros (wiping FACE state), STMIA of 8 registers */")
 
 
 def portable_c(prefix: str, keybits: int, slicing: str, depth: str) -> FaceCode:

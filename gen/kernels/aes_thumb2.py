@@ -438,15 +438,6 @@ def _header_comment(prefix: str, keybits: int, slicing: str, c: Compiled) -> str
  */"""
 
 
-def asm_text(prefix: str, c: Compiled) -> list:
-    sym = f"{prefix}_aes_encrypt2"
-    lines = [f'.pushsection .text.{sym},"ax",%progbits', ".syntax unified", ".thumb", ".balign 4",
-             f".global {sym}", f".type {sym}, %function", ".thumb_func", f"{sym}:"]
-    lines += [f"    {i.text()}" for i in c.insns]
-    lines += [f".size {sym}, .-{sym}", ".popsection"]
-    return lines
-
-
 def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) -> AesCode:
     nr = AF.check_args(keybits, slicing)
     c = compile_encrypt2(keybits, slicing, core, seed)
@@ -457,18 +448,16 @@ def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) ->
     ks_head = (f"/* AES-{keybits} key schedule -> fixsliced ({slicing}) round keys, {nr + 1} x 8 words; "
                f"C printed from the IR of gen/kernels/aes_keyschedule.py (bitsliced SubWord, "
                f"no table, no key-dependent index or branch). */\n")
-    out = [ks_head + ks_fn, _header_comment(prefix, keybits, slicing, c),
-           f"void {prefix}_aes_encrypt2(const uint32_t *rk, uint8_t *out, const uint8_t *in);",
-           "__asm__("]
-    for ln in asm_text(prefix, c):
-        out.append('    "' + ln.replace("\\", "\\\\").replace('"', '\\"') + '\\n"')
-    out.append(");")
+    sym = f"{prefix}_aes_encrypt2"
+    asm = t2.c_asm(f"void {sym}(const uint32_t *rk, uint8_t *out, const uint8_t *in)",
+                   t2.function_lines(sym, [f"    {i.text()}" for i in c.insns]),
+                   _header_comment(prefix, keybits, slicing, c))
     stats = {"encrypt2": c.n_ops, "keyschedule": ks.stats(),
              "thumb2": {"cycles": c.cycles, "cycles_per_byte": round(c.cycles_per_byte, 2),
                         "instructions": len(c.insns), "spills": c.spills, "strd": c.strd, "reloads": c.reloads,
                         "remats": c.remats, "base_reloads": c.base_reloads,
                         "stack_bytes": c.stack_bytes, "core": core, "seed": seed}}
-    return AesCode(code="\n".join(out) + "\n", rk_words=8 * (nr + 1), nr=nr, keybits=keybits,
+    return AesCode(code=ks_head + ks_fn + "\n" + asm, rk_words=8 * (nr + 1), nr=nr, keybits=keybits,
                    slicing=slicing, stats=stats)
 
 

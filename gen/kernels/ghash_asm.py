@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Sequence
 
+from gen.isa import thumb2 as t2
+
 #: registers a leaf function may use besides sp/pc (r13/r15): r0-r12 and lr
 ALL_REGS = tuple(f"r{i}" for i in range(13)) + ("lr",)
 #: AAPCS callee-saved registers among them
@@ -70,31 +72,37 @@ def push_regs(used: Sequence[str]) -> List[str]:
     return sorted(regs, key=lambda r: 14 if r == "lr" else int(r[1:]))
 
 
+def count_down(a: Asm, off: int, label: str, reg: str = "r0") -> None:
+    """The block loop's end: n (its frame slot at sp + off) minus one, back to ``label`` while
+    n != 0 (``reg`` is scratch; n is public)."""
+    a.op("ldr", reg, f"[sp, #{off}]")
+    a.op("subs", reg, reg, "#1")
+    a.op("str", reg, f"[sp, #{off}]")
+    a.op("bne", label)
+
+
+def store_y_and_return(a: Asm, y_off: int, y_regs: Sequence[str], ptr: str, tmp, frame: int,
+                       pushed: Sequence[str]) -> None:
+    """The epilogue: y (words in ``y_regs``, word 0 least significant) back to the caller's
+    buffer as big-endian bytes (pointer in the frame at sp + y_off; REV into ``tmp``, one
+    register or one per word, + unaligned STR), then the frame unwound and ``pushed`` popped
+    with lr into pc."""
+    a.op("ldr", ptr, f"[sp, #{y_off}]")
+    for w in range(4):
+        t = tmp if isinstance(tmp, str) else tmp[w]
+        a.op("rev", t, y_regs[w])
+        a.op("str", t, f"[{ptr}, #{12 - 4 * w}]")
+    a.op("add", "sp", "sp", f"#{frame}")
+    a.op("pop", "{" + ", ".join(list(pushed[:-1]) + ["pc"]) + "}")
+
+
 def c_asm_function(prefix: str, name: str, comment: str, body: Asm, extra_sections: str = "") -> str:
     """C text: a prototype of ``{prefix}_{name}`` then a file-scope __asm__ block defining
     it as a global Thumb function in its own .text section.  ``comment`` goes above, as a
     C comment; ``extra_sections`` (assembly text, e.g. a .rodata table) follows the code."""
     sym = f"{prefix}_{name}"
-    asm: List[str] = [
-        f'.pushsection .text.{sym},"ax",%progbits',
-        ".syntax unified",
-        ".thumb",
-        ".balign 4",
-        f".global {sym}",
-        f".type {sym}, %function",
-        f".thumb_func",
-        f"{sym}:",
-    ]
-    asm += body.lines
-    asm.append(f".size {sym}, .-{sym}")
-    asm.append(".popsection")
+    asm = t2.function_lines(sym, body.lines)
     if extra_sections:
         asm += extra_sections.rstrip("\n").split("\n")
-    out = [comment.rstrip("\n"), ""]
-    out.append(f"void {sym}(const uint32_t *hk, uint8_t y[16], const uint8_t *in, size_t nblocks);")
-    out.append("__asm__(")
-    for ln in asm:
-        esc = ln.replace("\\", "\\\\").replace('"', '\\"')
-        out.append(f'    "{esc}\\n"')
-    out.append(");")
-    return "\n".join(out) + "\n"
+    return t2.c_asm(f"void {sym}(const uint32_t *hk, uint8_t y[16], const uint8_t *in, size_t nblocks)",
+                    asm, comment.rstrip("\n") + "\n")

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import List, Sequence, Tuple
 
 from . import ghash_model as M
-from .ghash_asm import Asm, GhashCode, c_asm_function, imm, push_regs
+from .ghash_asm import Asm, GhashCode, c_asm_function, count_down, imm, push_regs, store_y_and_return
 
 STEP_BITS = 8                      # one Horner step consumes one byte of X
 X_ONE = 1 << 127                   # the field element 1 as a big-endian integer
@@ -201,17 +201,9 @@ def _blocks(prefix: str, impl: str) -> Asm:
         z, t = t, (SET_A if t == SET_B else SET_B)
     if tuple(z) != SET_A:
         raise AssertionError("Z must end each block in SET_A")
-    a.op("ldr", P, f"[sp, #{FRAME_N}]")
-    a.op("subs", P, P, "#1")
-    a.op("str", P, f"[sp, #{FRAME_N}]")
-    a.op("bne", f"{L}_loop")
+    count_down(a, FRAME_N, f"{L}_loop", P)
     a.label(f"{L}_end")
-    a.op("ldr", P, f"[sp, #{FRAME_Y}]")
-    for w in range(4):
-        a.op("rev", SET_B[w], SET_A[w])
-        a.op("str", SET_B[w], f"[{P}, #{12 - 4 * w}]")
-    a.op("add", "sp", "sp", f"#{FRAME}")
-    a.op("pop", "{" + ", ".join(pushed[:-1] + ["pc"]) + "}")
+    store_y_and_return(a, FRAME_Y, SET_A, P, SET_B, FRAME, pushed)
     return a
 
 
@@ -324,17 +316,9 @@ def _blocks8(prefix: str) -> Asm:
     if pending_add or not all(live):
         raise AssertionError("table8 plan left work undone")
     _reduce(a, A8, E8, P8)
-    a.op("ldr", "r0", f"[sp, #{F8_N}]")
-    a.op("subs", "r0", "r0", "#1")
-    a.op("str", "r0", f"[sp, #{F8_N}]")
-    a.op("bne", f"{L}_loop")
+    count_down(a, F8_N, f"{L}_loop")
     a.label(f"{L}_end")
-    a.op("ldr", "r0", f"[sp, #{F8_Y}]")
-    for w in range(4):
-        a.op("rev", "r1", E8[w])
-        a.op("str", "r1", f"[r0, #{12 - 4 * w}]")
-    a.op("add", "sp", "sp", f"#{F8}")
-    a.op("pop", "{" + ", ".join(pushed[:-1] + ["pc"]) + "}")
+    store_y_and_return(a, F8_Y, E8, "r0", "r1", F8, pushed)
     return a
 
 

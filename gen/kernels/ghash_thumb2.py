@@ -58,7 +58,7 @@ import itertools
 from typing import Dict, List, Sequence, Tuple
 
 from . import ghash_model as M
-from .ghash_asm import Asm, GhashCode, c_asm_function, imm, push_regs
+from .ghash_asm import Asm, GhashCode, c_asm_function, count_down, imm, push_regs, store_y_and_return
 
 IMPLS = ("ctmul", "table4", "table8")
 CORES = ("cortex-m4", "cortex-m3")
@@ -567,17 +567,9 @@ def _ctmul_blocks(prefix: str, core: str, group: int) -> Asm:
     a.op("beq", f"{L}_end")
     a.label(f"{L}_loop1")
     _group(a, fr, plan, 1, wide, per)
-    a.op("ldr", "r0", f"[sp, #{fr.N}]")
-    a.op("subs", "r0", "r0", "#1")
-    a.op("str", "r0", f"[sp, #{fr.N}]")
-    a.op("bne", f"{L}_loop1")
+    count_down(a, fr.N, f"{L}_loop1")
     a.label(f"{L}_end")
-    a.op("ldr", "r1", f"[sp, #{fr.Y}]")
-    for w in range(4):
-        a.op("rev", "r0", Y_REGS[w])
-        a.op("str", "r0", f"[r1, #{12 - 4 * w}]")
-    a.op("add", "sp", "sp", f"#{fr.size}")
-    a.op("pop", "{" + ", ".join(pushed[:-1] + ["pc"]) + "}")
+    store_y_and_return(a, fr.Y, Y_REGS, "r1", "r0", fr.size, pushed)
     if len(pushed) % 2:
         raise AssertionError("odd push breaks 8-byte stack alignment")
     return a

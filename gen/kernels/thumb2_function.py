@@ -72,20 +72,10 @@ class Function:
     stats: dict = field(default_factory=dict)
 
     def asm_lines(self) -> list:
-        sym = self.name
-        lines = [f'.pushsection .text.{sym},"ax",%progbits', ".syntax unified", ".thumb", ".balign 4",
-                 f".global {sym}", f".type {sym}, %function", ".thumb_func", f"{sym}:"]
-        lines += [f"    {i.text()}" for i in self.insns]
-        lines += [f".size {sym}, .-{sym}", ".popsection"]
-        return lines
+        return t2.function_lines(self.name, [f"    {i.text()}" for i in self.insns])
 
     def c_text(self, comment: str = "") -> str:
-        out = [comment] if comment else []
-        out += [f"{self.prototype};", "__asm__("]
-        for ln in self.asm_lines():
-            out.append('    "' + ln.replace("\\", "\\\\").replace('"', '\\"') + '\\n"')
-        out.append(");")
-        return "\n".join(out) + "\n"
+        return t2.c_asm(self.prototype, self.asm_lines(), comment)
 
     def summary(self) -> dict:
         return {"cycles": self.cycles, "instructions": len(self.insns), "ir_ops": self.n_ops,
@@ -236,6 +226,33 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
                     spills=alloc.spills, reloads=alloc.reloads, remats=alloc.remats,
                     base_reloads=alloc.base_reloads, stack_bytes=4 * n_push + s,
                     n_ops=len(program.ops), core=core, seed=seed, stats=program.stats())
+
+
+def split_frame(insns: list) -> tuple:
+    """(start, end, frame) of a function made here (or by aes_thumb2.compile_encrypt2): its body
+    is ``insns[start:end]``, after the push, the ``sub sp, #frame`` and the stack-argument loads,
+    before the ``add sp`` and the pop."""
+    assert insns[0].mnem == "push" and insns[-1].mnem == "pop"
+    start, frame = 1, 0
+    if insns[start].mnem == "sub" and insns[start].dst == "sp":
+        frame = insns[start].imm
+        start += 1
+    while insns[start].mnem == "ldr" and insns[start].base == "sp" and insns[start].note == "stack argument":
+        start += 1
+    end = len(insns) - 1
+    if insns[end - 1].mnem == "add" and insns[end - 1].dst == "sp":
+        end -= 1
+    return start, end, frame
+
+
+def looped_lines(sym: str, insns: list, back_edge: list) -> list:
+    """Assembly lines of function ``insns`` with its body (``split_frame``) run in a loop: label 1
+    before the body, then ``back_edge`` (assembly text ending in a branch to 1b), so the loop
+    pays one prologue and one epilogue in all."""
+    start, end, _ = split_frame(insns)
+    text = [f"    {i.text()}" for i in insns]
+    return t2.function_lines(sym, text[:start] + ["1:"] + text[start:end]
+                             + [f"    {t}    @ next pair" for t in back_edge] + text[end:])
 
 
 def execute(fn: Function, args: list, memory: dict, sp: int = 0x2000F000) -> dict:

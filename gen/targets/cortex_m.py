@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from gen.config import Config
 from gen.kernels import aes_ctr_thumb2, aes_face, aes_thumb2, ghash_thumb2
-from gen.kernels.thumb2_function import Param, compile_function
+from gen.isa import thumb2 as t2
+from gen.kernels.thumb2_function import Param, compile_function, looped_lines, split_frame
 from gen.sched import listsched
 from gen.targets.common import KernelSet, ct_extra_lengths
 
@@ -100,19 +101,8 @@ def face_loop_text(enc, depth: str) -> tuple[str, int]:
     count is public (it depends on lengths and counters only)."""
     params = ENCRYPT2_PARAMS[depth]
     insns = list(enc.insns)
-    assert insns[0].mnem == "push" and insns[-1].mnem == "pop"
-    k = 1
-    frame = 0
-    if insns[k].mnem == "sub" and insns[k].dst == "sp":
-        frame = insns[k].imm
-        k += 1
-    pro_loads = []
-    while insns[k].mnem == "ldr" and insns[k].base == "sp" and insns[k].note == "stack argument":
-        pro_loads.append(insns[k])
-        k += 1
-    end = len(insns) - 1
-    if insns[end - 1].mnem == "add" and insns[end - 1].dst == "sp":
-        end -= 1
+    k, end, frame = split_frame(insns)
+    pro_loads = insns[2 if frame else 1:k]
     pushed = list(insns[0].regs)
     n_push = len(pushed)
 
@@ -134,19 +124,8 @@ def face_loop_text(enc, depth: str) -> tuple[str, int]:
             back += [f"add {reg}, {reg}, #{step[mem]}", f"str {reg}, [sp, #{home(idx)}]"]
     n_home = home(5)
     back += [f"ldr r4, [sp, #{n_home}]", "subs r4, r4, #1", f"str r4, [sp, #{n_home}]", "bne 1b"]
-    sym = enc.name
-    lines = [f'.pushsection .text.{sym},"ax",%progbits', ".syntax unified", ".thumb", ".balign 4",
-             f".global {sym}", f".type {sym}, %function", ".thumb_func", f"{sym}:"]
-    lines += [f"    {i.text()}" for i in insns[:k]] + ["1:"]
-    lines += [f"    {i.text()}" for i in insns[k:end]]
-    lines += [f"    {t}    @ next pair" for t in back]
-    lines += [f"    {i.text()}" for i in insns[end:]]
-    lines += [f".size {sym}, .-{sym}", ".popsection"]
-    out = [f"{enc.prototype};", "__asm__("]
-    out += ['    "' + ln.replace("\\", "\\\\").replace('"', '\\"') + '\\n"' for ln in lines]
-    out.append(");")
     body_cycles = listsched.cycles(insns[k:end], enc.core)
-    return "\n".join(out) + "\n", body_cycles + 4 * len(back)
+    return t2.c_asm(enc.prototype, looped_lines(enc.name, insns, back)), body_cycles + 4 * len(back)
 
 
 def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, plain_cycles: int,
