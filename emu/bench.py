@@ -64,16 +64,16 @@ CTX_SYMBOL = "sg_ctx"          # emu/driver.c: `static F(ctx) sg_ctx;`, its size
 
 def face_cache_bytes(header: str) -> int:
     """RAM of FACE (0 without FACE): in PREFIX_stream the state words, the per-run constants
-    `face_fs[N]` and the r2 table `face_tab[M]`; in PREFIX_ctx the r1 table `face_tab[M]`
-    (key-only, filled by init; it is also part of ``ctx_bytes``). uint32_t each, read from the
-    structs."""
+    `face_fs[N]` and the r2 table `face_tab[M]`; in PREFIX_ctx the key-only parts filled by
+    init (also part of ``ctx_bytes``): the r1 table `face_tab[M]`, the r2 round-1 S-box planes
+    `face_sv[K]`. uint32_t each, read from the structs."""
     total = 0
     for kind in ("ctx", "stream"):
         m = re.search(r"typedef struct \{([^{}]*)\} \w+_" + kind + ";", header)
         if not m or "face_" not in m.group(1):
             continue
         body = m.group(1)
-        words = sum(int(n) for n in re.findall(r"face_(?:fs|tab)\[(\d+)\]", body))
+        words = sum(int(n) for n in re.findall(r"face_(?:fs|tab|sv)\[(\d+)\]", body))
         flags = re.search(r"uint32_t (face_\w+(?:, face_\w+)*);", body)
         total += 4 * (words + (len(flags.group(1).split(",")) if flags else 0))
     return total

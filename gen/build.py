@@ -67,6 +67,8 @@ def build(config: Config, command: str, out_dir: Path) -> BuildResult:
         metrics = bench_drop(hpath, config.prefix, config.target, config.keybits, work, firmware=firmware)
         metrics["round_key_bytes"] = 4 * ks.rk_words
         metrics["ghash_key_bytes"] = 4 * ks.hk_words
+        if ks.kernel_cycles:                  # the generator's figures of its asm kernels
+            metrics["kernel_cycles"] = dict(ks.kernel_cycles)
         if not config.constant_time:          # the per-key GHASH tables live in the context
             metrics["table_bytes"] = 4 * ks.hk_words
     manifest = manifest_for(config, ks, report, metrics, ct.status)

@@ -17,7 +17,8 @@ def kernel_set(config: Config) -> KernelSet:
 def header(config: Config, command: str) -> tuple[str, KernelSet]:
     ks = kernel_set(config)
     p = config.prefix
-    glue = render("gcm_glue.c.j2", p=p, P=p.upper(), face=config.face, ctr_pairs=ks.ctr_pairs)
+    glue = render("gcm_glue.c.j2", p=p, P=p.upper(), face=config.face, ctr_pairs=ks.ctr_pairs,
+                  zero32_asm=ks.zero32_asm)
     option_lines = [("cipher", config.cipher), ("mode", config.mode), ("target", config.target)]
     option_lines += [(k, str(v)) for k, v in config.options().items()]
     text = render(

@@ -191,6 +191,28 @@ def face_table(manifests) -> str | None:
     return _markdown(head, rows, right_from=2)
 
 
+def face_kernel_table(manifests) -> str | None:
+    """FACE drops' kernel figures (the generator's cycle model, ``metrics.kernel_cycles``): a
+    pair in the plain counter-mode loop against a pair in the FACE loop, the saving per pair
+    (the most FACE can save at any length, before set-up, fills and bookkeeping), and what a
+    run's set-up and an r2 group fill cost."""
+    rows = []
+    for m in _sorted(manifests):
+        k = m.get("metrics", {}).get("kernel_cycles") or {}
+        if "face_encrypt2_per_pair" not in k:
+            continue
+        plain, face = k["ctr_pairs_per_pair"], k["face_encrypt2_per_pair"]
+        fill = k["face_fill_group"] if m["options"].get("face") == "r2" else None
+        rows.append([f"`{m['name']}`", _num(plain), _num(face), f"{_num(plain - face)} ({100.0 * (plain - face) / plain:.1f}%)",
+                     _num(k["face_setup"]), _num(fill) if fill else "— (r1: at init)",
+                     f"{fill / (plain - face):.1f}" if fill else "—"])
+    if not rows:
+        return None
+    head = ["FACE drop", "plain pair (loop step)", "FACE pair (loop step)", "saved per pair",
+            "set-up per run", "fill per 32-entry group", "pairs that pay one fill"]
+    return _markdown(head, rows, right_from=1)
+
+
 def best_match(peer: Peer, manifests) -> tuple[str, float] | None:
     """Our fastest drop measuring the same thing as `peer` (same cipher and variant)."""
     best = None
@@ -264,6 +286,12 @@ def perf_table(manifests) -> str:
                       "of the same call: encrypt minus the cycles inside the GHASH functions (`ghash_blocks`, "
                       "`ghash_feed`, `ghash_pad`) and the tag finalisation (`final_tag`), attributed per function "
                       "symbol by the cycle model (emu/bench.py):", "", face]
+        fk = face_kernel_table(manifests)
+        if fk:
+            parts += ["", "FACE kernels (the generator's cycle model, `metrics.kernel_cycles` of the manifest): the "
+                      "saving per pair is the ceiling of the GCTR saving at any length; a 4 KiB message also pays "
+                      "a run set-up, one fill per group of 32 counters it reaches (8 for r2), the pair that "
+                      "carries into counter byte 14 (plain path), and the wipe of the cache:", "", fk]
     else:
         parts.append("No drops built yet: run `make`.")
     parts += ["", "Published figures, beside the closest of ours:", "", peers_table(manifests), "",

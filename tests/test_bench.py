@@ -305,17 +305,17 @@ def test_report_face_table_shows_gctr(drop, metrics, face_metrics):
 
 
 def test_face_cache_bytes_counts_stream_and_ctx():
-    """FACE RAM: the stream's FACE words (state, per-run constants, r2 table) and the r1 table
-    that lives in the ctx (filled by init)."""
-    r2 = ("typedef struct {\n    uint32_t rk[88];\n    uint32_t hk[288];\n} p_ctx;\n"
+    """FACE RAM: the stream's FACE words (state, per-run constants, r2 table) and the key-only
+    parts in the ctx (filled by init: the r1 table, the r2 round-1 S-box planes)."""
+    r2 = ("typedef struct {\n    uint32_t rk[88];\n    uint32_t hk[288];\n    uint32_t face_sv[64];\n} p_ctx;\n"
           "typedef struct {\n    const p_ctx *ctx;\n    uint32_t ctr, state;\n"
           "    uint32_t face_on, face_ok, face_hi, face_groups, face_fast;\n"
-          "    uint32_t face_fs[44];\n    uint32_t face_tab[1024];\n} p_stream;\n")
+          "    uint32_t face_fs[40];\n    uint32_t face_tab[1024];\n} p_stream;\n")
     r1 = ("typedef struct {\n    uint32_t rk[88];\n    uint32_t hk[288];\n    uint32_t face_tab[256];\n} p_ctx;\n"
           "typedef struct {\n    const p_ctx *ctx;\n    uint32_t ctr, state;\n"
           "    uint32_t face_on, face_ok, face_hi, face_groups, face_fast;\n"
           "    uint32_t face_fs[16];\n} p_stream;\n")
     off = "typedef struct {\n    uint32_t rk[88];\n} p_ctx;\ntypedef struct {\n    uint32_t ctr;\n} p_stream;\n"
-    assert bench.face_cache_bytes(r2) == 4 * (5 + 44 + 1024)
+    assert bench.face_cache_bytes(r2) == 4 * (64 + 5 + 40 + 1024)
     assert bench.face_cache_bytes(r1) == 4 * (5 + 16 + 256)
     assert bench.face_cache_bytes(off) == 0

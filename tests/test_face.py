@@ -100,6 +100,21 @@ def test_ir_whole_table_r2(o):
         assert got == _ecb(key, ctr[:15] + bytes([v0]) + ctr[:15] + bytes([v0 + 1])), v0
 
 
+def test_r2_s_planes_of_parity_0_from_parity_1():
+    """r2's fill takes the s planes of its group: init keeps parity 1 in the ctx (model_sv) and
+    the glue shifts them one lane for parity 0 (sv_words, as {p}_face_splanes): both equal to
+    face_sv_ir on the group's vb."""
+    rng = random.Random(3)
+    rk = run(keyschedule_ir(128, "ffs"), {"key": _words(rng.randbytes(16))})["rk"]
+    sv1 = aes_face.model_sv(128, "ffs", rk)
+    assert len(sv1) == aes_face.SV_WORDS
+    prog = aes_face.face_sv_ir(128, "ffs")
+    for g in range(8):
+        for o in (0, 1):
+            want = run(prog, {"rk": rk, "vb": aes_face.vb_words(g, o)})["sv"]
+            assert aes_face.sv_words(sv1, g, o) == want, (g, o)
+
+
 def test_vb_words_and_the_glue_constants():
     """The fill's v-lane input: the model's words, the C constants, and the glue's high words."""
     for o in (0, 1):
@@ -323,11 +338,15 @@ uint32_t sg_gctr(const uint8_t *iv, uint32_t n, uint8_t *out)
 }
 #ifdef FACE
 uint32_t sg_setup(void) { F(put32)(st.cb + 12, st.ctr); F(face_setup)(st.face_fs, ctx.rk, st.cb); return 0; }
-uint32_t sg_fill(uint32_t g)
+uint32_t sg_fill(uint32_t g)  /* group g (of parity 0 for r1, 1 for r2: a 96-bit IV's) */
 {
+#ifdef FACE_R2
+    F(face_fill)(FACE_TAB + 32u * F2(PFXU, FACE_ENTRY_WORDS) * g, st.face_fs, ctx.face_sv + 8u * g);
+#else
     uint32_t vb[8];
     F(face_vbits)(vb, g, 0u);
     F(face_fill)(FACE_TAB + 32u * F2(PFXU, FACE_ENTRY_WORDS) * g, st.face_fs, vb);
+#endif
     return 0;
 }
 uint32_t sg_fenc(void)        /* a FACE pair, the counter-mode XOR included */
@@ -360,6 +379,7 @@ class HarnessMachine:
         elf = work / f"{stem}.elf"
         defs = [f'-DHDR="{hp}"', f"-DPFX={prefix}", f"-DPFXU={prefix.upper()}", f"-D{prefix.upper()}_IMPLEMENTATION"]
         defs += ["-DFACE", f"-DFACE_TAB={'ctx' if face == 'r1' else 'st'}.face_tab"] if face != "off" else []
+        defs += ["-DFACE_R2"] if face == "r2" else []
         toolchain.run([toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS[core], *toolchain.STRICT,
                        "-Wno-unused-function", "-ffreestanding", "-nostdlib", "-nostartfiles", *defs,
                        "-T", str(ld), str(src), "-lgcc", "-o", str(elf)], work)
@@ -447,3 +467,31 @@ def performance_table(keybits_list=KEYBITS, n: int = 4096) -> list[str]:
 
 if __name__ == "__main__":
     performance_table(tuple(map(int, sys.argv[1:])) or KEYBITS)
+
+
+SPLANES_HARNESS = r'''
+/* r2: the fill's s planes as the glue hands them over (ctx->face_sv from init, shifted one lane
+ * for parity 0), copied out. */
+uint32_t sg_splanes(uint32_t g, uint32_t o, uint32_t *out)
+{
+    uint32_t sv[8], b;
+    const uint32_t *p = F(face_splanes)(&ctx, sv, g, o);
+    for (b = 0; b < 8u; b++) out[b] = p[b];
+    return 0;
+}
+'''
+
+
+def test_glue_s_planes_r2_both_parities():
+    """init's s planes in the ctx and the glue's parity-0 shift (which a 96-bit IV never takes):
+    every group and parity against face_sv_ir on that group's vb (the emulated M4, portable C)."""
+    hp, prefix = _header(128, "r2")
+    h = HarnessMachine(hp, prefix, "r2", "cortex-m4", GCTR_HARNESS + SPLANES_HARNESS, "splanes", 128)
+    rk = run(keyschedule_ir(128, "ffs"), {"key": _words(h.key)})["rk"]
+    prog = aes_face.face_sv_ir(128, "ffs")
+    for g in range(8):
+        for o in (0, 1):
+            out = h.m.alloc(32)
+            h.call("sg_splanes", g, o, out)
+            got = [int.from_bytes(bytes(h.m.read(out + 4 * b, 4)), "little") for b in range(8)]
+            assert got == run(prog, {"rk": rk, "vb": aes_face.vb_words(g, o)})["sv"], (g, o)

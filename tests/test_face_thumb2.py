@@ -134,28 +134,31 @@ def test_gctr_equals_plain_kernel_and_cycle_target():
     c_r1, ks_r1 = r1.gctr(iv, 4096)
     c_r2, ks_r2 = r2.gctr(iv, 4096)
     assert ks_off == ks_r1 == ks_r2 == _ref_keystream(off.key, iv, 4096)
-    # The harness's bare keystream (face_next into st.ks, then copied): r2 4.5 %, r1 1.9 % fewer
+    # The harness's bare keystream (face_next into st.ks, then copied): r2 9.2 %, r1 6.3 % fewer
     # cycles than face = off on the cycle model (seed 0).
-    assert c_r2 < 0.97 * c_off, (c_r2, c_off, 1 - c_r2 / c_off)
-    assert c_r1 < 0.99 * c_off, (c_r1, c_off, 1 - c_r1 / c_off)
-    # GCTR as GCM runs it (update, GHASH off; what emu/bench.py's gctr_cycles measures): r2 8.3 %,
-    # r1 5.5 % fewer cycles than off, whose plain path is the XOR-fused ctr_pairs loop too. The
-    # issue's 20 % is NOT reached: a FACE r2 pair is 18 % cheaper than a one-pair ctr_pairs call,
-    # and the 8 group fills of the run (6 c/B) eat a third of it.
+    assert c_r2 < 0.93 * c_off, (c_r2, c_off, 1 - c_r2 / c_off)
+    assert c_r1 < 0.96 * c_off, (c_r1, c_off, 1 - c_r1 / c_off)
+    # GCTR as GCM runs it (update, GHASH off; what emu/bench.py's gctr_cycles measures): r2 13.9 %,
+    # r1 10.6 % fewer cycles than off, whose plain path is the XOR-fused ctr_pairs loop too. The
+    # issue's 20 % is NOT reached: a FACE r2 pair in its loop is 21.9 % cheaper than a plain pair
+    # in ctr_pairs' loop, but the 8 group fills of the run (2570 cycles each, 5 c/B) and the
+    # run's set-up, carry pair and wipe take back more than a third of it.
     u_off, us_off = off.gctr_update(iv, 4096)
     u_r1, us_r1 = r1.gctr_update(iv, 4096)
     u_r2, us_r2 = r2.gctr_update(iv, 4096)
     assert us_off == us_r1 == us_r2 == _ref_keystream(off.key, iv, 4096)
-    assert u_r2 < 0.93 * u_off, (u_r2, u_off, 1 - u_r2 / u_off)
-    assert u_r1 < 0.96 * u_off, (u_r1, u_off, 1 - u_r1 / u_off)
-    # the kernels alone: a FACE r2 pair (XOR fused) is at least 15 % cheaper than a plain pair + XOR
+    assert u_r2 < 0.88 * u_off, (u_r2, u_off, 1 - u_r2 / u_off)
+    assert u_r1 < 0.91 * u_off, (u_r1, u_off, 1 - u_r1 / u_off)
+    # the kernels alone: a one-pair FACE r2 call (XOR fused) is at least 20 % cheaper than a
+    # one-pair plain call (2053 against 2627 today)
     r2.call("sg_fenc"); e = r2.cycles
     r2.call("sg_pxor"); p = r2.cycles
-    assert e < 0.85 * p, (e, p)
+    assert e < 0.80 * p, (e, p)
     c_off, _ = off.gctr(iv, 64)                  # short: FACE stays out of the way
     c_r2, ks = r2.gctr(iv, 64)
     assert ks == _ref_keystream(off.key, iv, 64)
-    assert c_r2 < 1.10 * c_off, (c_r2, c_off)      # short: the glue's bookkeeping only (7 % today)
+    assert c_r2 < 1.10 * c_off, (c_r2, c_off)      # short: no run is set up (5.5 % faster today:
+    #                                                the harness's off path is keystream2, FACE's plain path ctr_pairs)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -32,6 +32,21 @@ bit 8r + 2c + k of plane word Q[b] = bit b of byte (row r, column c) of block k)
   (row bit 0 <-> lane bit 0): rows 2p, 2p + 1 are planes 2i, 2i + 1 at position p, so word
   2j + t comes out as plane 2i + t of the pair j = lanes (2j, 2j + 1), block k = lane bit 0 at
   bit p + k: the packed layout, with fewer operations than the full transpose.
+* the r2 fill (``face_fill``, one group) is laid out so few values are live at once (every
+  spilled value costs a store and a reload per use on a 14-register core):
+  - s does not depend on the run: S(v ^ k15) is the key's. ``face_sv`` computes the s planes
+    of one group; init stores those of the 8 groups of parity 1 (a 96-bit IV's) in the ctx
+    (SV_WORDS words), and the glue shifts them one lane for parity 0 (``sv_words``). The
+    fill runs four S-boxes (the Y_r), not five;
+  - only the 32 planes of Y_0..Y_3 cross from the S-boxes to the transposes: a plane of 2Y
+    or 3Y is made (``y_multiple``: 2Y plane p = Y plane p - 1 mod 8, ^ Y plane 7 for p in
+    1, 3, 4) just before the transpose that reads it;
+  - without stage 1 the transpose of planes 2i, 2i + 1 is two independent 16-row halves, one
+    per plane: the fill emits them as eight transposes, one plane each (``emit_r2_plane``),
+    whose words go to the table (C2 XORed in) as soon as they are final;
+  - stage 16's SWAPMOVE is done with shifts alone (no 0x0000FFFF mask in a register);
+  - ``fill_program`` marks the S-boxes, so a compiler can evaluate them in the plain kernel's
+    stored orders (``fill_order``; gen/targets/cortex_m.py does).
 * r1 entry (1 word per v, table 1 KiB): only column 0 of S_1 varies (4 bytes = 32 bits), so an
   entry is just those bits, placed at bit (pos_r + t_b) mod 32 for row r, plane b, with the
   shifts t_b chosen so the 32 places are distinct. A call rebuilds Q[b] = C1[b] ^ (ror(e0, t_b)
@@ -44,7 +59,8 @@ bit 8r + 2c + k of plane word Q[b] = bit b of byte (row r, column c) of block k)
 Set-up is split so it can be done lazily, only for the part of a run a message uses:
 ``face_setup`` (once per run: two reference rounds on the counter block, ~1 round-pair of work)
 writes the per-run constants ``fs``; ``face_fill`` fills one group of 32 table entries (r2: per
-run, only the groups the message reaches; r1: all eight at key set-up). All of it is
+run, only the groups the message reaches; r1: all eight at key set-up); ``face_sv`` (r2 only,
+eight calls at key set-up) the s planes the r2 fill starts from. All of it is
 straight-line IR: nothing indexes memory by a secret; the table is *read* at the public index
 v by the C glue, which hands ``face_encrypt2`` the pair's entries. ``face_encrypt2`` also does
 the counter-mode XOR (out = in ^ keystream), so the glue's bulk path is one call per pair.
@@ -52,15 +68,17 @@ the counter-mode XOR (out = in ^ keystream), so the glue's bulk path is one call
 Memories (words):
   setup:    ctr (4, r: bytes 0..15 of the counter block, little-endian words; byte 15 unused),
             rk (8 (Nr+1), r), fs (FS_WORDS[depth], w)
-  fill:     fs (r), vb (8, r: bit b of v = 32 g + o + l in lane l, ``vb_words(g, o)``; o = 0
-            for r1), tab (32 ENTRY_WORDS[depth], w: the group's 32 entries (r1, v ascending)
-            or 16 pair entries of 8 words (r2, v0 ascending))
+  sv (r2):  rk (r), vb (8, r: bit b of v = 32 g + o + l in lane l, ``vb_words(g, o)``),
+            sv (8, w: bit plane b of S(v ^ k15) ^ 0x63 in lane l)
+  fill:     fs (r), r1: vb (8, r: as for sv, o = 0), r2: sv (8, r: the group's s planes, as
+            face_sv writes them), tab (32 ENTRY_WORDS[depth], w: the group's 32 entries (r1,
+            v ascending) or 16 pair entries of 8 words (r2, v0 ascending))
   encrypt2: e (2 ENTRY_WORDS[depth], r: the entries of v0 and v0 + 1 (r1), adjacent in the
             table, or the pair's entry (r2)), fs (r; r1 only), rk (r), in (8, r), out (8, w:
             in XOR the 32 keystream bytes, as little-endian words; out may be in)
-fs layout: [0..7] bit b of k15 broadcast to a word; r1: [8..15] C1 planes (both blocks);
-r2: [8 + 8 r + b] bit b of c_r' broadcast, [40..43] C2 as combined words: word i holds plane 2i
-on the block-0 bits and plane 2i + 1 on the block-1 bits (both blocks' C2 are equal).
+fs layout: r1: [0..7] bit b of k15 broadcast to a word, [8..15] C1 planes (both blocks);
+r2: [8 r + b] bit b of c_r' broadcast, [32 + b] C2 plane b (both blocks' C2 are equal, so it
+is the packed plane itself).
 """
 from __future__ import annotations
 
@@ -78,10 +96,10 @@ from gen.kernels.aes_fixsliced import (alignments, check_args, emit_add_round_ke
 
 DEPTHS = ("r1", "r2")
 ENTRY_WORDS = {"r1": 1, "r2": 4}
-FS_WORDS = {"r1": 16, "r2": 44}
+FS_WORDS = {"r1": 16, "r2": 40}
+SV_WORDS = 64                               # r2: s planes of the 8 groups (parity 1), in the ctx
 GROUP = 32                                  # table entries filled by one face_fill call
 M1_COEF = (1, 1, 3, 2)                      # round 1: row r of column 0 gets M1_COEF[r] * s
-EVEN = 0x55555555
 V_LANES = (0xAAAAAAAA, 0xCCCCCCCC, 0xF0F0F0F0, 0xFF00FF00, 0xFFFF0000)   # bits 0..4 of lane
 TRANSPOSE_MASKS = ((16, 0x0000FFFF), (8, 0x00FF00FF), (4, 0x0F0F0F0F), (2, 0x33333333),
                    (1, 0x55555555))
@@ -157,10 +175,16 @@ class _Consts:
         return self.b.and_(x, self.reg(value))
 
 
+def emit_xtime_plane(b: Builder, x: list[int], i: int) -> int:
+    """Plane i of 2 * x in GF(2^8) (x planes, 0 = LSB)."""
+    if i == 0:
+        return x[7]
+    return b.eor(x[i - 1], x[7]) if i in mcx.XTIME_FEEDBACK else x[i - 1]
+
+
 def emit_xtime(b: Builder, x: list[int]) -> list[int]:
     """Planes of 2 * x in GF(2^8) (x planes, 0 = LSB)."""
-    return [b.eor(x[i - 1], x[7]) if i in mcx.XTIME_FEEDBACK and i else (x[7] if i == 0 else x[i - 1])
-            for i in range(8)]
+    return [emit_xtime_plane(b, x, i) for i in range(8)]
 
 
 def emit_multiples(b: Builder, x: list[int]) -> dict[int, list[int]]:
@@ -178,10 +202,12 @@ def emit_broadcast_pair(b: Builder, q: int, pos: int) -> int:
     return t
 
 
-def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1, 2, 4, 8, 16)) -> list[int]:
+def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1, 2, 4, 8, 16),
+                     parity=None) -> list[int]:
     """32x32 bit transpose: out[l] bit p = rows[p] bit l. None rows are zero. Leaving a stage j
     out of `stages` keeps bit j of the row index and of the bit position where they were
-    (r2 leaves out stage 1, see the module docstring).
+    (r2 leaves out stage 1, see the module docstring). Without stage 1, ``parity`` = t does
+    only the 16 rows p = t mod 2 (the others are not touched, their words not sinked).
 
     The five SWAPMOVE stages (lane bit j <-> row bit j) commute, so they are emitted blockwise
     to keep the working set small (a compiler then spills less): stages 1, 2, 4 on each block of
@@ -200,6 +226,10 @@ def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1,
         elif hi is None:
             t = cst.and_(b.shift("lsr", lo, j), m)
             x[p], x[p + j] = b.eor(lo, t, shift=("lsl", j)), t
+        elif j == 16:       # the shifts by 16 do the masking: no 0x0000FFFF in a register
+            t = b.eor(hi, lo, shift=("lsr", 16))         # low half: hi_lo ^ lo_hi
+            u = b.eor(lo, hi, shift=("lsl", 16))         # high half: lo_hi ^ hi_lo
+            x[p], x[p + j] = b.eor(lo, t, shift=("lsl", 16)), b.eor(hi, u, shift=("lsr", 16))
         else:
             t = cst.and_(b.eor(hi, lo, shift=("lsr", j)), m)
             x[p], x[p + j] = b.eor(lo, t, shift=("lsl", j)), b.eor(hi, t)
@@ -207,6 +237,9 @@ def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1,
     # Without stage 1 the even and the odd rows are two independent 16-row transposes: doing
     # them one after the other halves the words live between the two phases.
     halves = ((0, 1),) if 1 in stages else ((0,), (1,))
+    if parity is not None:                   # only that half (the other one is left as it is)
+        assert 1 not in stages
+        halves = ((parity,),)
     for half in halves:
         for blk in range(0, 32, 8):
             for j in (1, 2, 4):
@@ -227,7 +260,7 @@ def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1,
             if sink:
                 for p in (q, q + 8, q + 16, q + 24):
                     sink(p, x[p])
-    assert all(v is not None for v in x)
+    assert all(v is not None for p, v in enumerate(x) if parity in (None, p % 2))
     return x
 
 
@@ -272,9 +305,8 @@ def face_setup_ir(keybits: int, slicing: str, depth: str) -> Program:
     b.declare("ctr", 4, "r")
     b.declare("rk", 8 * (nr + 1), "r")
     b.declare("fs", FS_WORDS[depth], "w")
-    # k15 = byte (3, 3) of K0: bits 30, 31 of the round-key-0 planes
-    for i in range(8):
-        b.st("fs", i, emit_broadcast_pair(b, b.ld("rk", i), 30))
+    if depth == "r1":                                     # r2 has them in the ctx's s planes
+        emit_k15(b, lambda i, w: b.st("fs", i, w))
     # reference round 1 with S(byte 15) = 0: S-box input 0x52 at byte (3, 3)
     words = [b.ld("ctr", i) for i in range(4)]
     q = emit_add_round_key(b, emit_pack(b, words + words), 0)
@@ -292,32 +324,73 @@ def face_setup_ir(keybits: int, slicing: str, depth: str) -> Program:
     for r in range(4):
         for i in range(8):
             m = emit_broadcast_pair(b, q[i], col0[r])
-            b.st("fs", 8 + 8 * r + i, b.mvn(m) if (fold[r] >> i) & 1 else m)
+            b.st("fs", 8 * r + i, b.mvn(m) if (fold[r] >> i) & 1 else m)
     # C2: round 2 with the four S-box outputs of column 0 set to zero (kernel values)
     q = emit_sbox(b, q)
     mcol = cst.reg(sum(3 << p for p in col0))
     q = [b.bic(x, mcol) for x in q]
     q = emit_add_round_key(b, emit_linear(b, q, 2, al, nr), 2)
-    for i in range(4):
-        lo = b.and_(q[2 * i], imm=EVEN)
-        hi = b.and_(q[2 * i + 1], imm=EVEN)
-        b.st("fs", 40 + i, b.orr(lo, hi, shift=("lsl", 1)))
+    for i in range(8):                                    # both blocks' C2 are equal
+        b.st("fs", 32 + i, q[i])
     return b.finish()
+
+
+def emit_k15(b: Builder, put) -> None:
+    """``put(b, word)`` for b = 0..7: bit b of k15 = byte (3, 3) of K0 (bits 30, 31 of the
+    round-key-0 planes) broadcast to a word."""
+    for i in range(8):
+        put(i, emit_broadcast_pair(b, b.ld("rk", i), 30))
+
+
+def face_sv_ir(keybits: int, slicing: str) -> Program:
+    """r2, once per key (init): the s planes of one group, S(v ^ k15) ^ 0x63 for
+    v = 32 g + o + l in lane l (``vb_words(g, o)``), the input of the fill's four S-boxes."""
+    return sv_program(keybits, slicing)[0]
+
+
+def sv_program(keybits: int, slicing: str) -> tuple[Program, list]:
+    """``face_sv_ir`` and the mark of its S-box (as ``fill_program``)."""
+    nr = check_args(keybits, slicing)
+    b = Builder(f"aes{keybits}_{slicing}_face_sv")
+    b.declare("rk", 8 * (nr + 1), "r")
+    b.declare("vb", 8, "r")
+    b.declare("sv", 8, "w")
+    x = [None] * 8
+
+    def put(i, k):
+        x[i] = b.eor(k, b.ld("vb", i))
+    emit_k15(b, put)
+    marks = [(len(b.ops), "sbox")]
+    for i, w in enumerate(emit_sbox(b, x)):
+        b.st("sv", i, w)
+    prog = b.finish()
+    assert len(prog.ops) == len(b.ops)
+    return prog, marks
 
 
 def face_fill_ir(keybits: int, slicing: str, depth: str) -> Program:
     """One group: 32 entries v = 32 g + o + l, l = 0..31 (r1: o = 0; r2: 16 pair entries)."""
+    return fill_program(keybits, slicing, depth)[0]
+
+
+def fill_program(keybits: int, slicing: str, depth: str) -> tuple[Program, list]:
+    """``face_fill_ir`` and the marks of its S-boxes, (first op, kind): 'sbox' (the kernel's
+    S-box ops) or 'ark+sbox' (eight (load, XOR) pairs into the input, then the S-box: op for
+    op the kernel's AddRoundKey + S-box), so a compiler can give them the kernel's stored
+    evaluation orders (``fill_order``)."""
     nr = check_args(keybits, slicing)
     check_depth(depth)
     al = alignments(nr, slicing)
     b = Builder(f"aes{keybits}_{slicing}_face_{depth}_fill")
     cst = _Consts(b)
+    marks = []
     b.declare("fs", FS_WORDS[depth], "r")
-    b.declare("vb", 8, "r")
+    b.declare(fill_in(depth), 8, "r")
     b.declare("tab", GROUP * ENTRY_WORDS[depth], "w")
-    x = [b.eor(b.ld("fs", i), b.ld("vb", i)) for i in range(8)]
-    s = emit_multiples(b, emit_sbox(b, x))                # (m * (S(v ^ k15) ^ 0x63)) planes
     if depth == "r1":
+        x = [b.eor(b.ld("fs", i), b.ld("vb", i)) for i in range(8)]
+        marks.append((len(b.ops), "sbox"))
+        s = emit_multiples(b, emit_sbox(b, x))            # (m * (S(v ^ k15) ^ 0x63)) planes
         ts = r1_shifts(al[1])
         rows: list = [None] * 32
         for r in range(4):
@@ -325,29 +398,70 @@ def face_fill_ir(keybits: int, slicing: str, depth: str) -> Program:
             for i in range(8):
                 rows[(p0 + ts[i]) % 32] = s[M1_COEF[r]][i]
         emit_transpose32(b, cst, rows, lambda l, w: b.st("tab", l, w))
-        return b.finish()
-    y = {}
-    for r in range(4):
-        a = [b.eor(b.ld("fs", 8 + 8 * r + i), s[M1_COEF[r]][i]) for i in range(8)]
-        y[r] = emit_multiples(b, emit_sbox(b, a))          # Y_r ^ 0x63 and its multiples
-    for i in range(4):
-        rows = [None] * 32
-        for r2 in range(4):                                # output row r'
-            for r in range(4):                             # Y_r sits in column -r
-                p = packed_pos(r2, (-r) % 4, al[2])
-                coef = mc_coef(r2, r)
-                rows[p] = y[r][coef][2 * i]
-                rows[p + 1] = y[r][coef][2 * i + 1]
-        c = b.ld("fs", 40 + i)                            # C2 planes 2i, 2i + 1 for both blocks
-        ev = cst.and_(c, EVEN)
-        od = b.bic(c, ev)
-        # (no op reading one value twice: thumb2_function's "sink" order does not expect it)
-        c2 = (b.orr(ev, b.shift("lsl", ev, 1)), b.orr(od, b.shift("lsr", od, 1)))
+    else:                                                 # s from the ctx (face_sv_ir)
+        y = emit_r2_sboxes(b, [b.ld("sv", i) for i in range(8)], marks)
+        for plane in range(8):
+            emit_r2_plane(b, cst, y, plane, al[2])
+    prog = b.finish()
+    assert len(prog.ops) == len(b.ops), "dead code in the fill: the marks would be off"
+    return prog, marks
 
-        def sink(w_ix, w, i=i, c2=c2):                     # word 2j + t = plane 2i + t of pair j
-            b.st("tab", 8 * (w_ix >> 1) + 2 * i + (w_ix & 1), b.eor(w, c2[w_ix & 1]))
-        emit_transpose32(b, cst, rows, sink, stages=(2, 4, 8, 16))
-    return b.finish()
+
+def emit_r2_sboxes(b: Builder, s: list[int], marks: list) -> list[list[int]]:
+    """Y_r = S(a_r) ^ 0x63, a_r = c_r ^ m_r s (planes; fs[8 r + b] holds bit b of c_r,
+    0x63 folded in), r = 0..3: only the planes of Y_r leave, their multiples are made later,
+    plane by plane, where a transpose needs them (``y_multiple``)."""
+    mult = {1: s}
+    y = []
+    for r in range(4):
+        m = M1_COEF[r]
+        if 2 not in mult and m > 1:
+            mult[2] = emit_xtime(b, s)
+        if m not in mult:
+            mult[m] = [b.eor(p, q) for p, q in zip(mult[2], s)]
+        marks.append((len(b.ops), "ark+sbox"))
+        y.append(emit_sbox(b, [b.eor(b.ld("fs", 8 * r + i), mult[m][i]) for i in range(8)]))
+    return y
+
+
+def fill_order(marks: list, n_ops: int, orders: dict) -> list:
+    """The fill's op order: the program order, but for every marked S-box that has a stored
+    order in ``orders`` (kind -> op positions inside that piece, gen/kernels/aes_thumb2_orders.py)."""
+    order = list(range(n_ops))
+    for start, kind in marks:
+        if orders.get(kind):
+            order[start:start + len(orders[kind])] = [start + g for g in orders[kind]]
+    assert sorted(order) == list(range(n_ops))
+    return order
+
+
+def emit_r2_plane(b: Builder, cst: _Consts, y: list, plane: int, a2: int) -> None:
+    """Plane `plane` of the 16 r2 pair entries: the 16-row half (row parity t = plane & 1) of
+    transpose i = plane >> 1, its rows made from the Y_r planes just before it (see
+    ``y_multiple``), C2 XORed into each word on its way to the table."""
+    i, t = divmod(plane, 2)
+    rows: list = [None] * 32
+    made: dict = {}
+    for r2 in range(4):                                    # output row r'
+        for r in range(4):                                 # Y_r sits in column -r
+            coef = mc_coef(r2, r)
+            if (r, coef) not in made:
+                made[r, coef] = y_multiple(b, y[r], coef, plane)
+            rows[packed_pos(r2, (-r) % 4, a2) + t] = made[r, coef]
+    c2 = b.ld("fs", 32 + plane)                            # C2 plane in both blocks' bits
+
+    def sink(w_ix, w):                                     # word 2j + t = plane of pair j
+        b.st("tab", 8 * (w_ix >> 1) + plane, b.eor(w, c2))
+    emit_transpose32(b, cst, rows, sink, stages=(2, 4, 8, 16), parity=t)
+
+
+def y_multiple(b: Builder, y: list[int], coef: int, plane: int) -> int:
+    """Plane `plane` of coef * Y (coef 1, 2, 3), from the planes of Y: 2Y plane p is Y plane
+    p - 1 (plane 7 for p = 0), XOR plane 7 for p in XTIME_FEEDBACK; 3Y = 2Y ^ Y."""
+    if coef == 1:
+        return y[plane]
+    x2 = emit_xtime_plane(b, y, plane)
+    return x2 if coef == 2 else b.eor(x2, y[plane])
 
 
 def face_encrypt2_ir(keybits: int, slicing: str, depth: str) -> Program:
@@ -398,13 +512,15 @@ def vb_low(o: int) -> list[int]:
 def model_table(keybits: int, slicing: str, depth: str, rk: list[int], ctr: bytes,
                 groups=range(8), o: int = 0) -> tuple[list[int], dict[int, list[int]]]:
     """(fs, table) by running the setup and fill programs: r1 {v: entry word}, r2 {v0: the
-    8 words of the pair (v0, v0 + 1)}, pairs of parity o (v0 + 1 <= 255)."""
+    8 words of the pair (v0, v0 + 1)}, pairs of parity o (v0 + 1 <= 255); r2's s planes come
+    from ``model_sv`` through ``sv_words``, as the C glue gets them."""
     from gen.ir import run
     setup = face_setup_ir(keybits, slicing, depth)
     fill = face_fill_ir(keybits, slicing, depth)
     ctrw = [int.from_bytes(ctr[4 * i:4 * i + 4], "little") for i in range(4)]
     fs = run(setup, {"ctr": ctrw, "rk": rk})["fs"]
     n = ENTRY_WORDS[depth]
+    sv1 = model_sv(keybits, slicing, rk) if depth == "r2" else None
     tab = {}
     for g in groups:
         if depth == "r1":
@@ -412,12 +528,31 @@ def model_table(keybits: int, slicing: str, depth: str, rk: list[int], ctr: byte
             for l in range(GROUP):
                 tab[GROUP * g + l] = out[n * l:n * l + n]
             continue
-        out = run(fill, {"fs": fs, "vb": vb_words(g, o)})["tab"]
+        out = run(fill, {"fs": fs, "sv": sv_words(sv1, g, o)})["tab"]
         for j in range(GROUP // 2):
             v0 = GROUP * g + o + 2 * j
             if v0 + 1 <= 255:
                 tab[v0] = out[8 * j:8 * j + 8]
     return fs, tab
+
+
+def model_sv(keybits: int, slicing: str, rk: list[int]) -> list[int]:
+    """r2: the ctx's s planes (SV_WORDS words) as init computes them, ``face_sv_ir`` for the
+    groups g = 0..7 of parity 1 (the parity of every pair with a 96-bit IV)."""
+    from gen.ir import run
+    prog = face_sv_ir(keybits, slicing)
+    return [w for g in range(8) for w in run(prog, {"rk": rk, "vb": vb_words(g, 1)})["sv"]]
+
+
+def sv_words(sv1: list[int], g: int, o: int) -> list[int]:
+    """The fill's `sv` for group g, parity o, from the ctx's s planes ``sv1`` (parity 1), as
+    the C glue's {p}_face_splanes does: parity 1 is group g's 8 words; parity 0 (v = 32 g + l) is
+    parity 1 one lane up, lane 0 from lane 31 of group g - 1 (for g = 0, group 7: v = 256,
+    whose low byte is 0)."""
+    if o:
+        return list(sv1[8 * g:8 * g + 8])
+    prev = 8 * ((g - 1) % 8)
+    return [((sv1[8 * g + b] << 1) | (sv1[prev + b] >> 31)) & 0xFFFFFFFF for b in range(8)]
 
 
 def model_pair(tab: dict[int, list[int]], v0: int, v1: int | None = None) -> list[int]:
@@ -441,9 +576,16 @@ class FaceCode:
     stats: dict = field(default_factory=dict)
 
 
+def fill_in(depth: str) -> str:
+    """The fill's third memory (and C parameter): r1 vb (it runs the round-1 S-box itself), r2
+    sv (the s planes init left in the ctx)."""
+    return "vb" if depth == "r1" else "sv"
+
+
 def c_shared(prefix: str, depth: str) -> str:
     """C the glue needs from either FACE section (portable or Thumb-2): where a pair's `e`
-    starts in the table (in words) and the low words of the fill's `vb` input per parity."""
+    starts in the table (in words) and the low words of the `vb` input per parity (the input
+    of the r1 fill, of r2's face_sv)."""
     P = prefix.upper()
     pair = "(v0)" if depth == "r1" else "(4u * ((v0) & ~1u))"
     what = ("entries v0, v0 + 1" if depth == "r1"
@@ -454,38 +596,11 @@ def c_shared(prefix: str, depth: str) -> str:
             f"static const uint32_t {prefix}_face_vlo[2][5] = {{\n{lo}\n}};\n")
 
 
-def zero32_c(prefix: str) -> str:
-    """{p}_face_zero32(p, n): n words of zeros through a volatile pointer (wiping key-dependent
-    FACE state; the compiler may not drop the stores), unrolled by 8."""
-    return (f"static void {prefix}_face_zero32(uint32_t *p, size_t n)\n"
-            "{\n    volatile uint32_t *v = (volatile uint32_t *)p;\n"
-            "    for (; n >= 8u; n -= 8u, v += 8) {\n"
-            "        v[0] = 0u; v[1] = 0u; v[2] = 0u; v[3] = 0u; v[4] = 0u; v[5] = 0u; v[6] = 0u; v[7] = 0u;\n"
-            "    }\n    while (n--) *v++ = 0u;\n}\n")
-
-
-def zero32_thumb2(prefix: str) -> str:
-    """{p}_face_zero32(p, n) in Thumb-2: STMIA of 8 zero registers (9 cycles per 8 words on the
-    M3/M4 timing table, where 8 STRs take 16), two per loop step, then single STRs. The
-    table is wiped after every message, so this is per-message cost. Loops on n only."""
-    name = f"{prefix}_face_zero32"
-    lines = t2.function_lines(name, [
-             "push {r4, r5, r6, r7, lr}", "movs r2, #0", "movs r3, #0", "movs r4, #0", "movs r5, #0",
-             "movs r6, #0", "movs r7, #0", "mov r12, #0", "mov lr, #0",
-             "subs r1, #16", "blo 2f",
-             "1:", "stmia r0!, {r2, r3, r4, r5, r6, r7, r12, lr}", "stmia r0!, {r2, r3, r4, r5, r6, r7, r12, lr}",
-             "subs r1, #16", "bhs 1b",
-             "2:", "adds r1, #16", "beq 4f",
-             "3:", "str r2, [r0], #4", "subs r1, #1", "bne 3b",
-             "4:", "pop {r4, r5, r6, r7, pc}"])
-    return t2.c_asm(f"void {name}(uint32_t *p, size_t n)", lines,
-                    f"/* {name}: n words of zeros (wiping FACE state), STMIA of 8 registers */")
-
-
 def portable_c(prefix: str, keybits: int, slicing: str, depth: str) -> FaceCode:
     """C99 (static functions, placed after the AES kernel):
     {p}_face_setup(uint32_t *fs, const uint32_t *rk, const uint8_t *ctr)
-    {p}_face_fill(uint32_t *tab, const uint32_t *fs, const uint32_t *vb)
+    {p}_face_fill(uint32_t *tab, const uint32_t *fs, const uint32_t *vb)   (r2: sv, not vb)
+    {p}_face_sv(uint32_t *sv, const uint32_t *rk, const uint32_t *vb)   (r2 only: ``face_sv_ir``)
     {p}_face_encrypt2(const uint32_t *rk, const uint32_t *fs, uint8_t *out,
                       const uint8_t *in, const uint32_t *e, size_t n)   (fs unused for r2)
     (n >= 1 pairs: out = in XOR the keystream of the pairs whose entries start at e; the
@@ -519,9 +634,17 @@ def portable_c(prefix: str, keybits: int, slicing: str, depth: str) -> FaceCode:
                            f"const uint8_t *ctr)", setup,
                            {"ctr": ("bytes_le", "ctr"), "rk": ("words", "rk"), "fs": ("words", "fs")}),
         c_backend.function(f"static void {prefix}_face_fill(uint32_t *tab, const uint32_t *fs, "
-                           f"const uint32_t *vb)", fill,
-                           {"fs": ("words", "fs"), "vb": ("words", "vb"), "tab": ("words", "tab")}),
+                           f"const uint32_t *{fill_in(depth)})", fill,
+                           {"fs": ("words", "fs"), fill_in(depth): ("words", fill_in(depth)),
+                            "tab": ("words", "tab")}),
     ]
+    stats = {"setup": setup.stats(), "fill": fill.stats(), "encrypt2": enc.stats()}
+    if depth == "r2":
+        sv = face_sv_ir(keybits, slicing)
+        fns.append(c_backend.function(f"static void {prefix}_face_sv(uint32_t *sv, const uint32_t *rk, "
+                                      f"const uint32_t *vb)", sv,
+                                      {"rk": ("words", "rk"), "vb": ("words", "vb"), "sv": ("words", "sv")}))
+        stats["sv"] = sv.stats()
     mems = {"e": ("words", "e"), "rk": ("words", "rk"), "in": ("bytes_le", "in"), "out": ("bytes_le", "out")}
     if depth == "r1":
         mems["fs"] = ("words", "fs")
@@ -536,6 +659,5 @@ def portable_c(prefix: str, keybits: int, slicing: str, depth: str) -> FaceCode:
                f"const uint8_t *in, const uint32_t *e, size_t n)\n{{\n"
                f"    for (; n; n--, out += 32, in += 32, e += {2 * n_words(depth)}u)\n"
                f"        {prefix}_face_pair(rk, fs, out, in, e);\n}}\n")
-    return FaceCode(code=head + defines + c_shared(prefix, depth) + zero32_c(prefix) + "\n".join(fns),
-                    depth=depth, fs_words=FS_WORDS[depth], tab_words=256 * n, entry_words=n,
-                    stats={"setup": setup.stats(), "fill": fill.stats(), "encrypt2": enc.stats()})
+    return FaceCode(code=head + defines + c_shared(prefix, depth) + "\n".join(fns),
+                    depth=depth, fs_words=FS_WORDS[depth], tab_words=256 * n, entry_words=n, stats=stats)

@@ -1,7 +1,7 @@
 """What a target hands to the header template."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -16,6 +16,12 @@ class KernelSet:
     #: the target has ``{p}_ctr_pairs(rk, out, cb, in, n)`` (counter mode over n pairs, XOR fused,
     #: looped in generated code); without it the glue runs ``keystream2`` + ``xor32`` per pair
     ctr_pairs: bool = False
+    #: the target has ``{p}_zero32(p, nwords)`` in assembly (gen/kernels/wipe.py): an opaque call,
+    #: so the glue wipes its structs with it; otherwise (portable C) structs are wiped byte by byte
+    zero32_asm: bool = False
+    #: the generator's own cycle-model figures of its asm kernels (gen/sched/timing.py), for the
+    #: manifest's ``metrics.kernel_cycles``; empty for targets without generated asm
+    kernel_cycles: dict = field(default_factory=dict)
 
 
 def ct_extra_lengths(face: str) -> tuple[int, ...]:

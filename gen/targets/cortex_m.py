@@ -9,10 +9,10 @@ on small operands), `table4`/`table8` are Shoup's table methods, faster but NOT 
 from __future__ import annotations
 
 from gen.config import Config
-from gen.kernels import aes_ctr_thumb2, aes_face, aes_thumb2, ghash_thumb2
+from gen.kernels import aes_ctr_thumb2, aes_face, aes_thumb2, ghash_thumb2, wipe
 from gen.isa import thumb2 as t2
-from gen.kernels.thumb2_function import Param, compile_function, looped_lines, split_frame
-from gen.sched import listsched
+from gen.kernels.thumb2_function import Param, compile_function, looped_lines, sink, split_frame
+from gen.sched import listsched, timing
 from gen.targets.common import KernelSet, ct_extra_lengths
 
 HK_COMMENT = {
@@ -72,16 +72,30 @@ def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: st
     setup = compile_function(
         aes_face.face_setup_ir(keybits, slicing, depth), f"{prefix}_face_setup",
         [Param("fs", "uint32_t *", "fs"), Param("rk", "const uint32_t *", "rk"),
-         Param("ctr", "const uint8_t *", "ctr")], core, seed, pinned=("rk",))
+         Param("ctr", "const uint8_t *", "ctr")], core, seed)
+    # the fill in program order but for its S-boxes, which take the plain kernel's stored
+    # orders (gen/kernels/aes_thumb2_orders.py), then every op sunk to its first consumer
+    fill_prog, marks = aes_face.fill_program(keybits, slicing, depth)
     fill = compile_function(
-        aes_face.face_fill_ir(keybits, slicing, depth), f"{prefix}_face_fill",
+        fill_prog, f"{prefix}_face_fill",
         [Param("tab", "uint32_t *", "tab"), Param("fs", "const uint32_t *", "fs"),
-         Param("vb", "const uint32_t *", "vb")], core, seed, strategy="sink")
+         Param(aes_face.fill_in(depth), "const uint32_t *", aes_face.fill_in(depth))], core, seed,
+        order=sink(fill_prog, aes_face.fill_order(marks, len(fill_prog.ops), aes_thumb2.ORDERS)))
     prog, seg, rank = face_encrypt2_segments(keybits, slicing, depth)
+    # rk is homed, not pinned: a 14th register for values is worth more than the base reloads
+    # (AES-128 r2: 1976 cycles per pair in the body instead of 2082; 116 spills instead of 151)
     enc = compile_function(
-        prog, f"{prefix}_face_encrypt2", ENCRYPT2_PARAMS[depth], core, seed, pinned=("rk",),
+        prog, f"{prefix}_face_encrypt2", ENCRYPT2_PARAMS[depth], core, seed,
         segments=seg, rank=rank)
-    return {"setup": setup, "fill": fill, "encrypt2": enc}
+    fns = {"setup": setup, "fill": fill, "encrypt2": enc}
+    if depth == "r2":   # init's s planes of one group: the S-box in the kernel's stored order
+        sv_prog, marks = aes_face.sv_program(keybits, slicing)
+        fns["sv"] = compile_function(
+            sv_prog, f"{prefix}_face_sv",
+            [Param("sv", "uint32_t *", "sv"), Param("rk", "const uint32_t *", "rk"),
+             Param("vb", "const uint32_t *", "vb")], core, seed,
+            order=aes_face.fill_order(marks, len(sv_prog.ops), aes_thumb2.ORDERS))
+    return fns
 
 
 ENCRYPT2_PARAMS = {
@@ -91,14 +105,15 @@ ENCRYPT2_PARAMS = {
     for d in aes_face.DEPTHS}
 
 
-def face_loop_text(enc, depth: str) -> tuple[str, int]:
-    """(C text, modelled cycles of the loop step) of FACE encrypt2 as a loop over n >= 1 pairs:
-    the straight-line body of ``enc`` (one pair, compile_function's output) runs n times between
-    one prologue and one epilogue, so a pair does not pay the call, the push and the pop. At the
-    end of the body only the pinned `rk` base is still in its register; the back edge advances
-    the homes of out, in (32 bytes) and e (one pair's entries) in the frame, reloads the
-    argument registers the body expects at its start from them, and counts n down. The loop
-    count is public (it depends on lengths and counters only)."""
+def face_loop_text(enc, depth: str) -> tuple[str, int, int]:
+    """(C text, modelled cycles of one loop step, of a call with n = 1) of FACE encrypt2 as a
+    loop over n >= 1 pairs: the straight-line body of ``enc`` (one pair, compile_function's
+    output) runs n times between one prologue and one epilogue, so a pair does not pay the
+    call, the push and the pop. No base is pinned, so at the end of the body no argument is
+    left in its register: the back edge advances the homes of out, in (32 bytes) and e (one
+    pair's entries) in the frame, reloads the argument registers the body expects at its start
+    from their homes (rk's too), and counts n down. The loop count is public (it depends on
+    lengths and counters only)."""
     params = ENCRYPT2_PARAMS[depth]
     insns = list(enc.insns)
     k, end, frame = split_frame(insns)
@@ -111,21 +126,25 @@ def face_loop_text(enc, depth: str) -> tuple[str, int]:
             return frame + 4 * pushed.index(f"r{idx}")
         return frame + 4 * n_push + 4 * (idx - 4)
     step = {"out": 32, "in": 32, "e": 4 * 2 * aes_face.ENTRY_WORDS[depth]}
-    back = []
+    edge = []
     arg_reg = {f"r{i}": i for i in range(4)}
     arg_reg.update({ld.dst: next(i for i, p in enumerate(params) if i >= 4 and home(i) == ld.offset)
                     for ld in pro_loads})
     for reg, idx in sorted(arg_reg.items(), key=lambda kv: kv[1]):
         mem = params[idx].mem
-        if mem is None or mem == "rk":
-            continue                              # rk is pinned (never leaves r0); others unused
-        back.append(f"ldr {reg}, [sp, #{home(idx)}]")
+        if mem is None:
+            continue                              # an unused argument
+        edge.append(t2.ldr(reg, "sp", home(idx)))
         if mem in step:
-            back += [f"add {reg}, {reg}, #{step[mem]}", f"str {reg}, [sp, #{home(idx)}]"]
-    n_home = home(5)
-    back += [f"ldr r4, [sp, #{n_home}]", "subs r4, r4, #1", f"str r4, [sp, #{n_home}]", "bne 1b"]
-    body_cycles = listsched.cycles(insns[k:end], enc.core)
-    return t2.c_asm(enc.prototype, looped_lines(enc.name, insns, back)), body_cycles + 4 * len(back)
+            edge += [t2.Insn("add", dst=reg, srcs=(reg,), imm=step[mem]), t2.str_(reg, "sp", home(idx))]
+    edge += [t2.ldr("r4", "sp", home(5)), t2.Insn("sub", dst="r4", srcs=("r4",), imm=1),
+             t2.str_("r4", "sp", home(5))]
+    text = aes_ctr_thumb2.back_edge_text(edge)     # the count-down sub printed as subs, then bne 1b
+    body = listsched.cycles(insns[k:end], enc.core)
+    edge_cycles = listsched.cycles(edge, enc.core)
+    taken, fall = (timing.issue_cycles("branch", enc.core, taken=t) for t in (True, False))
+    return (t2.c_asm(enc.prototype, looped_lines(enc.name, insns, text)), body + edge_cycles + taken,
+            enc.cycles + edge_cycles + fall)
 
 
 def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, plain_cycles: int,
@@ -136,14 +155,15 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
 
     The glue thresholds come from the modelled cycles: a 32-entry group is filled only when the
     pairs that read it save more than the fill costs (saving per pair = ``plain_cycles``, a one-pair
-    call of the plain path ``ctr_pairs``, minus a one-pair FACE encrypt2 call; both XOR the message
-    themselves), a run is set up only when its pairs pay for the set-up and (r2) one group; r1's
+    call of the plain path ``ctr_pairs``, minus a one-pair FACE encrypt2 call, loop edges included;
+    both XOR the message themselves), a run is set up only when its pairs pay for the set-up and (r2) one group; r1's
     table is filled by init, so an r1 run pays its set-up only."""
     fns = face_functions(prefix, keybits, slicing, depth, core, seed)
     setup, fill, enc = fns["setup"], fns["fill"], fns["encrypt2"]
-    saving = plain_cycles - enc.cycles
+    loop_text, step, enc_call = face_loop_text(enc, depth)
+    saving = plain_cycles - enc_call
     if saving <= 0:
-        raise ValueError(f"FACE {depth} encrypt2 ({enc.cycles} cycles) is not faster than the plain "
+        raise ValueError(f"FACE {depth} encrypt2 ({enc_call} cycles) is not faster than the plain "
                          f"kernel ({plain_cycles})")
     min_group = -(-fill.cycles // saving)
     # r1's table is the key's (filled by init): a run only pays its set-up
@@ -153,8 +173,11 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
     head = (f"/* FACE {depth} for AES-{keybits} {slicing} (counter-mode caching of the state after round "
             f"{depth[1]}; gen/kernels/aes_face.py has the details), generated Thumb-2 for {core} through "
             f"gen/kernels/thumb2_function.py.\n"
-            f" * Cycle model: set-up {setup.cycles}, fill (32 entries) {fill.cycles}, encrypt2 {enc.cycles} "
-            f"(plain path, ctr_pairs for one pair: {plain_cycles}; {saving} saved per pair). Per-run constants "
+            f" * Cycle model: set-up {setup.cycles}, fill (32 entries) {fill.cycles}, encrypt2 for one pair "
+            f"{enc_call} (plain path, ctr_pairs for one pair: {plain_cycles}; {saving} saved per pair), "
+            f"{step} per pair in its loop"
+            + (f", init's s planes {fns['sv'].cycles} per group (8 groups)" if "sv" in fns else "")
+            + f". Per-run constants "
             f"{4 * aes_face.FS_WORDS[depth]} bytes, table {4 * 256 * n} bytes "
             f"({'in the ctx, filled by init' if depth == 'r1' else 'in the stream'}).\n"
             f" * Straight-line code but for encrypt2's loop over its n pairs (n is public) and zero32's over "
@@ -165,9 +188,9 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
                f"({fill.cycles} cycles / {saving} saved per pair) */\n"
                f"#define {P}_FACE_MIN_RUN {min_run}u   /* set up a run only for >= this many pairs "
                f"(set-up {setup.cycles}{' + one group' if depth == 'r2' else ''}) */\n")
-    loop_text, step = face_loop_text(enc, depth)
-    text = (head + defines + aes_face.c_shared(prefix, depth) + aes_face.zero32_thumb2(prefix)
-            + "\n".join(f.c_text() for f in (setup, fill)) + "\n" + loop_text)
+    text = (head + defines + aes_face.c_shared(prefix, depth)
+            + "\n".join(f.c_text() for f in (setup, fill) + ((fns["sv"],) if "sv" in fns else ()))
+            + "\n" + loop_text)
     stats = {k: f.summary() for k, f in fns.items()}
     stats.update(plain_pair=plain_cycles, saving_per_pair=saving, min_group=min_group, min_run=min_run,
                  encrypt2_loop_step=step)
@@ -181,10 +204,14 @@ def kernels(config: Config) -> KernelSet:
     aes = aes_thumb2.thumb2(config.prefix, config.keybits, config.slicing, core, config.seed)
     gh = ghash_thumb2.thumb2(config.prefix, config.ghash, core)
     ctr = aes_ctr_thumb2.thumb2(config.prefix, config.keybits, config.slicing, core, config.seed)
-    sections = [aes.code, gh.code, ctr.code]
+    sections = [wipe.zero32_thumb2(config.prefix), aes.code, gh.code, ctr.code]
+    figures = {"aes_encrypt2_call": aes.stats["thumb2"]["cycles"], "ctr_pairs_per_pair": ctr.pair_cycles}
     if config.face != "off":
-        sections.append(face_thumb2(config.prefix, config.keybits, config.slicing, config.face, core,
-                                    ctr.call_cycles, config.seed)[0])
+        text, face = face_thumb2(config.prefix, config.keybits, config.slicing, config.face, core,
+                                 ctr.call_cycles, config.seed)
+        sections.append(text)
+        figures.update(face_setup=face["setup"]["cycles"], face_fill_group=face["fill"]["cycles"],
+                       face_encrypt2_per_pair=face["encrypt2_loop_step"])
     return KernelSet(
         sections=sections,
         rk_words=aes.rk_words,
@@ -194,4 +221,6 @@ def kernels(config: Config) -> KernelSet:
         target_guard=target_guard(core),
         ct_extra_lengths=ct_extra_lengths(config.face),
         ctr_pairs=True,
+        zero32_asm=True,
+        kernel_cycles=figures,
     )

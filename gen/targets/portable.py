@@ -7,7 +7,7 @@ generator. Nothing here is a cipher as static text.
 from __future__ import annotations
 
 from gen.config import Config
-from gen.kernels import aes_face, aes_fixsliced, ctr_xor, ghash_ctmul
+from gen.kernels import aes_face, aes_fixsliced, ctr_xor, ghash_ctmul, wipe
 from gen.targets.common import KernelSet, ct_extra_lengths
 
 TARGET_GUARD = "/* target: portable C99 (any compiler with uint32_t and uint64_t) */"
@@ -18,6 +18,7 @@ def kernels(config: Config) -> KernelSet:
     gh = ghash_ctmul.portable_c(config.prefix, "ctmul64")
     return KernelSet(
         sections=[aes.code, gh.code, ctr_xor.c(config.prefix)] + ([] if config.face == "off" else [
+            wipe.zero32_c(config.prefix),
             aes_face.portable_c(config.prefix, config.keybits, config.slicing, config.face).code]),
         rk_words=aes.rk_words,
         hk_words=gh.hk_words,

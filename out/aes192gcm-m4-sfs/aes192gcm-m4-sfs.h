@@ -66,6 +66,48 @@ int  aes192gcm_m4_sfs_finish_verify(aes192gcm_m4_sfs_stream *s, const uint8_t *t
 #define AES192GCM_M4_SFS_IMPLEMENTATION_DONE
 
 
+/* aes192gcm_m4_sfs_zero32: n words of zeros at a 4-byte aligned p (wiping), STMIA of 8 registers;
+ * an opaque call, so it may wipe a struct of any member types (gen/kernels/wipe.py) */
+void aes192gcm_m4_sfs_zero32(void *p, size_t n);
+__asm__(
+    ".pushsection .text.aes192gcm_m4_sfs_zero32,\"ax\",%progbits\n"
+    ".syntax unified\n"
+    ".thumb\n"
+    ".balign 4\n"
+    ".global aes192gcm_m4_sfs_zero32\n"
+    ".type aes192gcm_m4_sfs_zero32, %function\n"
+    ".thumb_func\n"
+    "aes192gcm_m4_sfs_zero32:\n"
+    "push {r4, r5, r6, r7, lr}\n"
+    "movs r2, #0\n"
+    "movs r3, #0\n"
+    "movs r4, #0\n"
+    "movs r5, #0\n"
+    "movs r6, #0\n"
+    "movs r7, #0\n"
+    "mov r12, #0\n"
+    "mov lr, #0\n"
+    "subs r1, #16\n"
+    "blo 2f\n"
+    "1:\n"
+    "stmia r0!, {r2, r3, r4, r5, r6, r7, r12, lr}\n"
+    "stmia r0!, {r2, r3, r4, r5, r6, r7, r12, lr}\n"
+    "subs r1, #16\n"
+    "bhs 1b\n"
+    "2:\n"
+    "adds r1, #16\n"
+    "beq 4f\n"
+    "3:\n"
+    "str r2, [r0], #4\n"
+    "subs r1, #1\n"
+    "bne 3b\n"
+    "4:\n"
+    "pop {r4, r5, r6, r7, pc}\n"
+    ".size aes192gcm_m4_sfs_zero32, .-aes192gcm_m4_sfs_zero32\n"
+    ".popsection\n"
+);
+
+
 /* AES-192 key schedule -> fixsliced (sfs) round keys, 13 x 8 words; C printed from the IR of gen/kernels/aes_keyschedule.py (bitsliced SubWord, no table, no key-dependent index or branch). */
 /* IR program aes192_sfs_keyschedule: 2124 ops */
 static void aes192gcm_m4_sfs_aes_keyschedule(uint32_t *rk, const uint8_t *key)
@@ -13030,6 +13072,13 @@ static void aes192gcm_m4_sfs_copy(uint8_t *d, const uint8_t *s, size_t n)
     while (n--) *v++ = *s++;
 }
 
+/* Wipe (or clear) a whole struct: 4-byte aligned, n a multiple of 4. Words through the
+ * assembly aes192gcm_m4_sfs_zero32 (an opaque call: sound whatever the member types; 4x fewer stores than bytes). */
+static void aes192gcm_m4_sfs_zero_struct(void *p, size_t n)
+{
+    aes192gcm_m4_sfs_zero32(p, n / 4u);
+}
+
 /* The next two counter blocks -> 32 bytes of keystream in s->ks (the plain kernel). */
 static void aes192gcm_m4_sfs_keystream2(aes192gcm_m4_sfs_stream *s)
 {
@@ -13103,7 +13152,7 @@ int aes192gcm_m4_sfs_init(aes192gcm_m4_sfs_ctx *ctx, const uint8_t *key, size_t 
 
 void aes192gcm_m4_sfs_wipe(aes192gcm_m4_sfs_ctx *ctx)
 {
-    if (ctx != NULL) aes192gcm_m4_sfs_zero(ctx, sizeof *ctx);
+    if (ctx != NULL) aes192gcm_m4_sfs_zero_struct(ctx, sizeof *ctx);
 }
 
 void aes192gcm_m4_sfs_ecb_encrypt(const aes192gcm_m4_sfs_ctx *ctx, uint8_t *out, const uint8_t *in, size_t nblocks)
@@ -13129,7 +13178,7 @@ int aes192gcm_m4_sfs_start(aes192gcm_m4_sfs_stream *s, const aes192gcm_m4_sfs_ct
 {
     uint8_t j[32];
     if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0) return AES192GCM_M4_SFS_EARG;
-    aes192gcm_m4_sfs_zero(s, sizeof *s);
+    aes192gcm_m4_sfs_zero_struct(s, sizeof *s);
     s->ctx = ctx;
     s->decrypt = decrypt ? 1u : 0u;
     if (ivlen == 12) {                                /* J0 = IV || 0^31 || 1 */
@@ -13215,7 +13264,7 @@ static void aes192gcm_m4_sfs_final_tag(aes192gcm_m4_sfs_stream *s, uint8_t full[
 /* Wipe the whole stream (keystream, GHASH state). */
 static void aes192gcm_m4_sfs_stream_wipe(aes192gcm_m4_sfs_stream *s)
 {
-    aes192gcm_m4_sfs_zero(s, sizeof *s);
+    aes192gcm_m4_sfs_zero_struct(s, sizeof *s);
 }
 
 /* Close the stream's GHASH and compare its tag with `tag` in constant time: every byte is

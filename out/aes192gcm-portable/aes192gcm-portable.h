@@ -4722,6 +4722,13 @@ static void aes192gcm_portable_copy(uint8_t *d, const uint8_t *s, size_t n)
     while (n--) *v++ = *s++;
 }
 
+/* Wipe (or clear) a whole struct: 4-byte aligned, n a multiple of 4. Portable C keeps byte stores: a
+ * character type may alias any member, a word pointer would not. */
+static void aes192gcm_portable_zero_struct(void *p, size_t n)
+{
+    aes192gcm_portable_zero(p, n);
+}
+
 /* The next two counter blocks -> 32 bytes of keystream in s->ks (the plain kernel). */
 static void aes192gcm_portable_keystream2(aes192gcm_portable_stream *s)
 {
@@ -4794,7 +4801,7 @@ int aes192gcm_portable_init(aes192gcm_portable_ctx *ctx, const uint8_t *key, siz
 
 void aes192gcm_portable_wipe(aes192gcm_portable_ctx *ctx)
 {
-    if (ctx != NULL) aes192gcm_portable_zero(ctx, sizeof *ctx);
+    if (ctx != NULL) aes192gcm_portable_zero_struct(ctx, sizeof *ctx);
 }
 
 void aes192gcm_portable_ecb_encrypt(const aes192gcm_portable_ctx *ctx, uint8_t *out, const uint8_t *in, size_t nblocks)
@@ -4820,7 +4827,7 @@ int aes192gcm_portable_start(aes192gcm_portable_stream *s, const aes192gcm_porta
 {
     uint8_t j[32];
     if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0) return AES192GCM_PORTABLE_EARG;
-    aes192gcm_portable_zero(s, sizeof *s);
+    aes192gcm_portable_zero_struct(s, sizeof *s);
     s->ctx = ctx;
     s->decrypt = decrypt ? 1u : 0u;
     if (ivlen == 12) {                                /* J0 = IV || 0^31 || 1 */
@@ -4906,7 +4913,7 @@ static void aes192gcm_portable_final_tag(aes192gcm_portable_stream *s, uint8_t f
 /* Wipe the whole stream (keystream, GHASH state). */
 static void aes192gcm_portable_stream_wipe(aes192gcm_portable_stream *s)
 {
-    aes192gcm_portable_zero(s, sizeof *s);
+    aes192gcm_portable_zero_struct(s, sizeof *s);
 }
 
 /* Close the stream's GHASH and compare its tag with `tag` in constant time: every byte is

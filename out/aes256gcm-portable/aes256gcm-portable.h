@@ -5954,6 +5954,13 @@ static void aes256gcm_portable_copy(uint8_t *d, const uint8_t *s, size_t n)
     while (n--) *v++ = *s++;
 }
 
+/* Wipe (or clear) a whole struct: 4-byte aligned, n a multiple of 4. Portable C keeps byte stores: a
+ * character type may alias any member, a word pointer would not. */
+static void aes256gcm_portable_zero_struct(void *p, size_t n)
+{
+    aes256gcm_portable_zero(p, n);
+}
+
 /* The next two counter blocks -> 32 bytes of keystream in s->ks (the plain kernel). */
 static void aes256gcm_portable_keystream2(aes256gcm_portable_stream *s)
 {
@@ -6026,7 +6033,7 @@ int aes256gcm_portable_init(aes256gcm_portable_ctx *ctx, const uint8_t *key, siz
 
 void aes256gcm_portable_wipe(aes256gcm_portable_ctx *ctx)
 {
-    if (ctx != NULL) aes256gcm_portable_zero(ctx, sizeof *ctx);
+    if (ctx != NULL) aes256gcm_portable_zero_struct(ctx, sizeof *ctx);
 }
 
 void aes256gcm_portable_ecb_encrypt(const aes256gcm_portable_ctx *ctx, uint8_t *out, const uint8_t *in, size_t nblocks)
@@ -6052,7 +6059,7 @@ int aes256gcm_portable_start(aes256gcm_portable_stream *s, const aes256gcm_porta
 {
     uint8_t j[32];
     if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0) return AES256GCM_PORTABLE_EARG;
-    aes256gcm_portable_zero(s, sizeof *s);
+    aes256gcm_portable_zero_struct(s, sizeof *s);
     s->ctx = ctx;
     s->decrypt = decrypt ? 1u : 0u;
     if (ivlen == 12) {                                /* J0 = IV || 0^31 || 1 */
@@ -6138,7 +6145,7 @@ static void aes256gcm_portable_final_tag(aes256gcm_portable_stream *s, uint8_t f
 /* Wipe the whole stream (keystream, GHASH state). */
 static void aes256gcm_portable_stream_wipe(aes256gcm_portable_stream *s)
 {
-    aes256gcm_portable_zero(s, sizeof *s);
+    aes256gcm_portable_zero_struct(s, sizeof *s);
 }
 
 /* Close the stream's GHASH and compare its tag with `tag` in constant time: every byte is
