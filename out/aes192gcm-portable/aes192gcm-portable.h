@@ -4864,34 +4864,36 @@ int aes192gcm_portable_aad(aes192gcm_portable_stream *s, const uint8_t *aad, siz
     return 0;
 }
 
-/* Counter mode and GHASH over the data. Whole pairs of blocks go the fast way: keystream
- * XORed straight from `in` to `out` (aes192gcm_portable_plain_pairs), GHASH over up to 512 bytes at once
- * (decrypt hashes the ciphertext before it is overwritten, so in == out works). Pieces that
- * are not whole pairs go byte by byte through s->ks and s->buf. */
+/* Counter mode and GHASH over the data. GHASH sees all of this call's ciphertext in one
+ * ghash_feed, so the kernel can aggregate it into groups of blocks whatever the pieces of
+ * counter mode: decrypt hashes `in` first (before in == out overwrites it), encrypt hashes
+ * `out` at the end. Whole pairs of blocks go the fast way, keystream XORed straight from `in`
+ * to `out` (aes192gcm_portable_plain_pairs); pieces that are not whole pairs go byte by byte
+ * through s->ks. */
 int aes192gcm_portable_update(aes192gcm_portable_stream *s, const uint8_t *in, size_t len, uint8_t *out)
 {
+    const uint8_t *cipher = s != NULL && s->decrypt ? in : out;   /* what GHASH reads */
+    size_t total = len;
     if (s == NULL || s->state == 0 || s->state == 3 || ((in == NULL || out == NULL) && len)) return AES192GCM_PORTABLE_EARG;
     if ((uint64_t)len > AES192GCM_PORTABLE_MAXLEN - s->len) return AES192GCM_PORTABLE_EARG;
     if (s->state == 1) { aes192gcm_portable_ghash_pad(s); s->state = 2; }
     s->len += len;
+    if (s->decrypt && !s->nohash) aes192gcm_portable_ghash_feed(s, cipher, total);
     while (len) {
         size_t n, i;
-        if (s->ks_used == 32 && s->buf_used == 0 && len >= 32) {
-            n = len < 512u ? len & ~(size_t)31 : 512u;
-            if (s->decrypt && !s->nohash) aes192gcm_portable_ghash_blocks(s->ctx->hk, s->y, in, n / 16);
+        if (s->ks_used == 32 && len >= 32) {
+            n = len & ~(size_t)31;
             aes192gcm_portable_plain_pairs(s, out, in, n / 32u);
-            if (!s->decrypt && !s->nohash) aes192gcm_portable_ghash_blocks(s->ctx->hk, s->y, out, n / 16);
         } else {
             if (s->ks_used == 32) { aes192gcm_portable_keystream2(s); s->ks_used = 0; }
             n = 32u - s->ks_used;
             if (n > len) n = len;
-            if (s->decrypt && !s->nohash) aes192gcm_portable_ghash_feed(s, in, n);
             for (i = 0; i < n; i++) out[i] = (uint8_t)(in[i] ^ s->ks[s->ks_used + i]);
-            if (!s->decrypt && !s->nohash) aes192gcm_portable_ghash_feed(s, out, n);
             s->ks_used += (uint32_t)n;
         }
         in += n; out += n; len -= n;
     }
+    if (!s->decrypt && !s->nohash) aes192gcm_portable_ghash_feed(s, cipher, total);
     return 0;
 }
 
