@@ -150,14 +150,14 @@ def face_loop_text(enc, depth: str) -> tuple[str, int, int]:
 def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, plain_cycles: int,
                 seed: int = 0) -> tuple[str, dict]:
     """C text of the FACE section (macros, the v-lane constants, and the __asm__ functions
-    zero32, setup, fill and encrypt2 - the last a loop over n pairs, ``face_loop_text``) and
+    setup, fill, (r2) sv and encrypt2 - the last a loop over n pairs, ``face_loop_text``) and
     its figures.
 
     The glue thresholds come from the modelled cycles: a 32-entry group is filled only when the
     pairs that read it save more than the fill costs (saving per pair = ``plain_cycles``, a one-pair
     call of the plain path ``ctr_pairs``, minus a one-pair FACE encrypt2 call, loop edges included;
-    both XOR the message themselves), a run is set up only when its pairs pay for the set-up and (r2) one group; r1's
-    table is filled by init, so an r1 run pays its set-up only."""
+    both XOR the message themselves), a run is set up only when its pairs pay for the set-up and
+    (r2) one group; r1's table is filled by init, so an r1 run pays its set-up only."""
     fns = face_functions(prefix, keybits, slicing, depth, core, seed)
     setup, fill, enc = fns["setup"], fns["fill"], fns["encrypt2"]
     loop_text, step, enc_call = face_loop_text(enc, depth)
@@ -180,8 +180,8 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
             + f". Per-run constants "
             f"{4 * aes_face.FS_WORDS[depth]} bytes, table {4 * 256 * n} bytes "
             f"({'in the ctx, filled by init' if depth == 'r1' else 'in the stream'}).\n"
-            f" * Straight-line code but for encrypt2's loop over its n pairs (n is public) and zero32's over "
-            f"its length: no branch and no address depends on key or data; the glue reads the table at the "
+            f" * Straight-line code but for encrypt2's loop over its n pairs (n is public): no branch and "
+            f"no address depends on key or data; the glue reads the table at the "
             f"public low counter byte. */\n")
     defines = (f"#define {P}_FACE_ENTRY_WORDS {n}u   /* words per table entry */\n"
                f"#define {P}_FACE_MIN_GROUP {min_group}u   /* fill a 32-entry group only for >= this many pairs "

@@ -12117,7 +12117,7 @@ __asm__(
 
 /* FACE r2 for AES-128 ffs (counter-mode caching of the state after round 2; gen/kernels/aes_face.py has the details), generated Thumb-2 for cortex-m4 through gen/kernels/thumb2_function.py.
  * Cycle model: set-up 961, fill (32 entries) 2570, encrypt2 for one pair 2031 (plain path, ctr_pairs for one pair: 2590; 559 saved per pair), 2000 per pair in its loop, init's s planes 273 per group (8 groups). Per-run constants 160 bytes, table 4096 bytes (in the stream).
- * Straight-line code but for encrypt2's loop over its n pairs (n is public) and zero32's over its length: no branch and no address depends on key or data; the glue reads the table at the public low counter byte. */
+ * Straight-line code but for encrypt2's loop over its n pairs (n is public): no branch and no address depends on key or data; the glue reads the table at the public low counter byte. */
 #define AES128GCM_M4_FFS_FACE_R2_FACE_ENTRY_WORDS 4u   /* words per table entry */
 #define AES128GCM_M4_FFS_FACE_R2_FACE_MIN_GROUP 5u   /* fill a 32-entry group only for >= this many pairs (2570 cycles / 559 saved per pair) */
 #define AES128GCM_M4_FFS_FACE_R2_FACE_MIN_RUN 7u   /* set up a run only for >= this many pairs (set-up 961 + one group) */

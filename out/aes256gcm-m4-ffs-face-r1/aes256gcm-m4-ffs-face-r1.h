@@ -14568,7 +14568,7 @@ __asm__(
 
 /* FACE r1 for AES-256 ffs (counter-mode caching of the state after round 1; gen/kernels/aes_face.py has the details), generated Thumb-2 for cortex-m4 through gen/kernels/thumb2_function.py.
  * Cycle model: set-up 504, fill (32 entries) 700, encrypt2 for one pair 3266 (plain path, ctr_pairs for one pair: 3543; 277 saved per pair), 3234 per pair in its loop. Per-run constants 64 bytes, table 1024 bytes (in the ctx, filled by init).
- * Straight-line code but for encrypt2's loop over its n pairs (n is public) and zero32's over its length: no branch and no address depends on key or data; the glue reads the table at the public low counter byte. */
+ * Straight-line code but for encrypt2's loop over its n pairs (n is public): no branch and no address depends on key or data; the glue reads the table at the public low counter byte. */
 #define AES256GCM_M4_FFS_FACE_R1_FACE_ENTRY_WORDS 1u   /* words per table entry */
 #define AES256GCM_M4_FFS_FACE_R1_FACE_MIN_GROUP 3u   /* fill a 32-entry group only for >= this many pairs (700 cycles / 277 saved per pair) */
 #define AES256GCM_M4_FFS_FACE_R1_FACE_MIN_RUN 2u   /* set up a run only for >= this many pairs (set-up 504) */
