@@ -104,6 +104,12 @@ def build_firmware(header: Path, prefix: str, target: str, workdir: Path,
     binary = workdir / "fw.bin"
     run([tool("arm-none-eabi-objcopy"), "-O", "binary", "-j", ".text", "-j", ".rodata", str(elf),
          str(binary)], workdir)
+    return Firmware(elf=elf, image=binary.read_bytes(), symbols=elf_symbols(elf, workdir), core=core)
+
+
+def elf_symbols(elf: Path, workdir: Path) -> dict[str, tuple[int, int]]:
+    """{name: (address without the Thumb bit, size)} of an ELF's symbols (``nm -S``; size 0
+    for those without one, e.g. labels)."""
     symbols = {}
     for line in run([tool("arm-none-eabi-nm"), "-S", str(elf)], workdir).splitlines():
         parts = line.split()
@@ -111,7 +117,7 @@ def build_firmware(header: Path, prefix: str, target: str, workdir: Path,
             symbols[parts[3]] = (int(parts[0], 16) & ~1, int(parts[1], 16))
         elif len(parts) == 3:
             symbols.setdefault(parts[2], (int(parts[0], 16) & ~1, 0))
-    return Firmware(elf=elf, image=binary.read_bytes(), symbols=symbols, core=core)
+    return symbols
 
 
 def build_host_library(header: Path, prefix: str, workdir: Path) -> Path:

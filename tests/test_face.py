@@ -386,11 +386,8 @@ class HarnessMachine:
         binf = work / f"{stem}.bin"
         toolchain.run([toolchain.tool("arm-none-eabi-objcopy"), "-O", "binary", "-j", ".text", "-j", ".rodata",
                        str(elf), str(binf)], work)
-        self.syms = {}
-        for line in toolchain.run([toolchain.tool("arm-none-eabi-nm"), str(elf)], work).splitlines():
-            parts = line.split()
-            if len(parts) == 3:
-                self.syms[parts[2]] = int(parts[0], 16) & ~1
+        self.symbols = toolchain.elf_symbols(elf, work)          # name -> (address, size)
+        self.syms = {name: addr for name, (addr, _) in self.symbols.items()}
         image = binf.read_bytes()
         self.core = core
         self.m = Machine(core, image)

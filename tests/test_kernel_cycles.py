@@ -16,7 +16,6 @@ import pytest
 
 from gen import generate
 from gen.config import from_dict
-from emu import toolchain
 from tests.test_face import GCTR_HARNESS, HarnessMachine
 
 LOOPS = r'''
@@ -42,13 +41,7 @@ class Harness(HarnessMachine):
     def __init__(self, hp: Path, prefix: str, face: str, core: str, keybits: int):
         super().__init__(hp, prefix, face, core, GCTR_HARNESS + LOOPS, "kc", keybits)
         self.prefix = prefix
-        sized = {}
-        for line in toolchain.run([toolchain.tool("arm-none-eabi-nm"), "-S", str(hp.parent / "kc.elf")],
-                                  hp.parent).splitlines():
-            parts = line.split()
-            if len(parts) == 4:
-                sized[parts[3]] = (int(parts[0], 16) & ~1, int(parts[1], 16))
-        self.cc.attribute(sized)
+        self.cc.attribute(self.symbols)
 
     def cycles_in(self, fn: str, caller: str, *args: int) -> int:
         """Cycles spent inside the drop's function ``fn`` during one call of ``caller``."""

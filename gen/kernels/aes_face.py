@@ -336,7 +336,7 @@ def face_setup_ir(keybits: int, slicing: str, depth: str) -> Program:
 
 
 def emit_k15(b: Builder, put) -> None:
-    """``put(b, word)`` for b = 0..7: bit b of k15 = byte (3, 3) of K0 (bits 30, 31 of the
+    """``put(i, word)`` for i = 0..7: bit i of k15 = byte (3, 3) of K0 (bits 30, 31 of the
     round-key-0 planes) broadcast to a word."""
     for i in range(8):
         put(i, emit_broadcast_pair(b, b.ld("rk", i), 30))

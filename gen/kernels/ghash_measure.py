@@ -49,11 +49,7 @@ def build_ghash_firmware(prefix: str, gc: GhashCode, core: str, workdir: Path) -
     binary = workdir / "ghash_fw.bin"
     tc.run([tc.tool("arm-none-eabi-objcopy"), "-O", "binary", "-j", ".text", "-j", ".rodata",
             str(elf), str(binary)], workdir)
-    symbols = {}
-    for line in tc.run([tc.tool("arm-none-eabi-nm"), "-S", str(elf)], workdir).splitlines():
-        parts = line.split()
-        if len(parts) == 4:
-            symbols[parts[3]] = (int(parts[0], 16) & ~1, int(parts[1], 16))
+    symbols = {n: a for n, a in tc.elf_symbols(elf, workdir).items() if a[1]}
     return GhashFirmware(core, binary.read_bytes(), symbols, elf, gc, prefix)
 
 
