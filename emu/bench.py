@@ -30,6 +30,10 @@ What is measured (SPEC §4 `metrics`):
                             A GHASH helper the compiler inlines into a non-GHASH function would
                             count as GCTR; the benchmark raises if ``PREFIX_ghash_blocks`` ran
                             for no cycles at all;
+* ``decrypt_cycles``        ``PREFIX_decrypt`` of those same ciphertexts and tags (the tag verifies,
+                            the plaintext is checked) for the sizes of ``DECRYPT_SIZES``, and
+                            ``decrypt_cycles_per_byte``: decrypt authenticates first, then runs counter
+                            mode, so it can differ from encrypt;
 * ``text_bytes`` / ``rodata_bytes``  the drop compiled alone (``toolchain.drop_sizes``);
 * ``ctx_bytes``             ``sizeof(PREFIX_ctx)``, read from the size of the driver's static context;
 * ``stack_bytes``           the deepest stack of all benchmarked calls (stack painting, Machine.call);
@@ -56,6 +60,7 @@ from emu.cycles import CycleCounter
 from emu.machine import EmulationError, Machine
 
 SIZES = (16, 64, 256, 1024, 4096, 8192)
+DECRYPT_SIZES = (16, 256, 4096)
 ECB_BLOCKS = (2, 64)
 GHASH_BYTES = 4096
 GHASH_FUNCTIONS = ("ghash_blocks", "ghash_feed", "ghash_pad", "final_tag")   # after "PREFIX_"
@@ -196,6 +201,7 @@ def bench_drop(header_path: Path, prefix: str, target: str, keybits: int, workdi
     ghash = b.measure("ghash", ctx, y, data, GHASH_BYTES // 16, expect=None)
 
     cycles, per_byte, gctr, gctr_per_byte = {}, {}, {}, {}
+    dec, dec_per_byte = {}, {}
     iv = m.alloc(12, _pattern(12, 5), readonly=True)
     for n in sizes:
         say(f"{prefix}: GCM encrypt, {n} bytes")
@@ -203,6 +209,13 @@ def bench_drop(header_path: Path, prefix: str, target: str, keybits: int, workdi
         out = m.alloc(n)
         tag = m.alloc(16)
         c, by_fn = b.measure_split("encrypt", ctx, iv, 12, 0, 0, msg, n, out, tag, 16)
+        if n in DECRYPT_SIZES:
+            say(f"{prefix}: GCM decrypt, {n} bytes")
+            plain = m.alloc(n)
+            dec[str(n)] = b.measure("decrypt", ctx, iv, 12, 0, 0, out, n, tag, 16, plain)
+            dec_per_byte[str(n)] = _r2(dec[str(n)] / n)
+            if m.read(plain, n) != _pattern(n, 6):
+                raise BenchError(f"{prefix}_decrypt did not give the message back ({n} bytes)")
         if not by_fn.get(f"{prefix}_ghash_blocks"):
             raise BenchError(f"no cycles in {prefix}_ghash_blocks during encrypt: cannot separate GCTR")
         cycles[str(n)] = c
@@ -223,6 +236,8 @@ def bench_drop(header_path: Path, prefix: str, target: str, keybits: int, workdi
         "cycles_per_byte": per_byte,
         "gctr_cycles": gctr,
         "gctr_cycles_per_byte": gctr_per_byte,
+        "decrypt_cycles": dec,
+        "decrypt_cycles_per_byte": dec_per_byte,
         "text_bytes": sizes_info["text_bytes"],
         "rodata_bytes": sizes_info["rodata_bytes"],
         "ctx_bytes": ctx_bytes,

@@ -30,9 +30,11 @@ def format_table(manifest: dict, metrics: dict) -> str:
     lines = [f"{manifest['name']}  ({manifest['cipher']} {manifest.get('mode', 'gcm')} "
              f"{manifest['target']}, measured on {metrics['core']}, {metrics['compiler']})",
              f"  model: {metrics['model']}",
-             f"  {'message bytes':>13}  {'cycles':>10}  {'cycles/byte':>11}"]
+             f"  {'message bytes':>13}  {'cycles':>10}  {'cycles/byte':>11}  {'decrypt c/B':>11}"]
+    dec = metrics.get("decrypt_cycles_per_byte") or {}
     for n, c in metrics["cycles"].items():
-        lines.append(f"  {n:>13}  {c:>10}  {metrics['cycles_per_byte'][n]:>11.2f}")
+        d = f"{dec[n]:>11.2f}" if n in dec else f"{'':>11}"
+        lines.append(f"  {n:>13}  {c:>10}  {metrics['cycles_per_byte'][n]:>11.2f}  {d}".rstrip())
     ecb = ", ".join(f"{v:.2f} ({k} blocks)" for k, v in metrics["ecb_cycles_per_block"].items())
     lines.append(f"  key setup {metrics['key_setup_cycles']} cycles; ecb_encrypt {ecb} cycles/block; "
                  f"ghash {metrics['ghash_cycles_per_byte']:.2f} cycles/byte")

@@ -22,7 +22,8 @@ from gen.errors import ConfigError
 PRESET = "aes128gcm-portable"
 KEYS = {"model", "core", "compiler", "key_setup_cycles", "ecb_cycles_per_block", "ghash_cycles_per_byte",
         "cycles", "cycles_per_byte", "gctr_cycles", "gctr_cycles_per_byte", "text_bytes", "rodata_bytes", "ctx_bytes", "table_bytes",
-        "cache_bytes", "stack_bytes", "key_schedule_cycles", "ghash_init_cycles"}
+        "cache_bytes", "stack_bytes", "key_schedule_cycles", "ghash_init_cycles", "decrypt_cycles",
+        "decrypt_cycles_per_byte"}
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +59,17 @@ def test_all_metrics_present(metrics):
     assert metrics["key_setup_cycles"] > metrics["key_schedule_cycles"] + metrics["ghash_init_cycles"]
     assert metrics["table_bytes"] == 0 and metrics["cache_bytes"] == 0
     json.dumps(metrics)                       # manifest-ready
+
+
+def test_decrypt_metrics(metrics):
+    """Decrypt is measured on the sizes of DECRYPT_SIZES. It authenticates, then runs counter mode
+    on the stream start() left (no second E(J0)), so it costs about what encrypt costs: within 3 %
+    plus 200 cycles (the tag comparison against the tag copy-out)."""
+    assert set(metrics["decrypt_cycles"]) == {str(n) for n in bench.DECRYPT_SIZES}
+    for n, c in metrics["decrypt_cycles"].items():
+        assert metrics["decrypt_cycles_per_byte"][n] == round(c / int(n), 2)
+        enc = metrics["cycles"][n]
+        assert abs(c - enc) <= 0.03 * enc + 200, (n, c, enc)
 
 
 def test_ctx_and_stack_sizes(drop, metrics):
@@ -137,6 +149,8 @@ def test_format_table(drop, metrics):
     manifest = json.loads((path / "manifest.json").read_text())
     text = format_table(manifest, metrics)
     assert f"{metrics['cycles']['8192']}" in text and f"{metrics['cycles_per_byte']['8192']:.2f}" in text
+    row16 = next(line for line in text.splitlines() if line.split()[:1] == ["16"])
+    assert row16.split()[-1] == f"{metrics['decrypt_cycles_per_byte']['16']:.2f}"
 
 
 def _manifests(drop, metrics):

@@ -331,9 +331,9 @@ def test_table_ghash_drop_is_not_constant_time(tmp_path):
 
 
 def _early_exit_tag_compare(text: str, prefix: str) -> str:
-    loop = "for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);"
+    loop = "for (i = 0; i + 4 <= taglen; i += 4) {"      # the word loop: bytes 0 and 15 are in words 0 and 3
     assert text.count(loop) == 1          # one compare (tag_diff) serves decrypt and finish_verify
-    return text.replace(loop, "for (i = 0; i < taglen && diff == 0; i++) diff |= (uint32_t)(full[i] ^ tag[i]);")
+    return text.replace(loop, "for (i = 0; i + 4 <= taglen && diff == 0; i += 4) {")
 
 
 def test_wrong_tag_byte_0_and_15_must_trace_the_same(tmp_path):
@@ -343,5 +343,6 @@ def test_wrong_tag_byte_0_and_15_must_trace_the_same(tmp_path):
     assert rep.status == "not-constant-time", str(rep)
     d = rep.divergence
     assert d.check.startswith("decrypt wrong tag") and d.call == "decrypt"
-    assert d.symbol == f"{cfg.prefix}_decrypt" and "gcm_glue" in d.origin
+    # the compare is tag_diff's, which the compiler may inline into decrypt or not
+    assert d.symbol in (f"{cfg.prefix}_decrypt", f"{cfg.prefix}_tag_diff") and "gcm_glue" in d.origin
     assert d.runs == (0, 1)       # run 0: wrong byte 0, run 1: wrong byte 15

@@ -11,7 +11,8 @@ from gen.kernels import ghash_model as m
 from gen.kernels import ghash_tables
 from gen.kernels.ghash_measure import GhashRunner, build_ghash_firmware
 from gen.kernels.ghash_thumb2 import (GROUP_BLOCKS, IMPLS, bmul32_chained, bmul32_grouped, h_prime,
-                                      hk_per_power, hole_groups, m4_class_plan, thumb2)
+                                      chain_bounds, chain_fits, hk_per_power, hole_groups, m4_class_plan,
+                                      thumb2)
 
 PREFIX = "tgh"
 CASES = [(impl, core) for core in ("cortex-m4", "cortex-m3") for impl in IMPLS]
@@ -220,18 +221,28 @@ def test_hole_groups_sound():
 
 
 def test_m4_masked_chains_sound():
-    """M4 class plan: every product once; chain groups after the first fit on a masked
-    field (count + 1 <= 15); the Python twin equals the XOR of clmuls over 1..8 blocks,
-    all-ones operands (fullest holes) included."""
+    """M4 class plan: every product once; the field bounds of every chain stay <= 15
+    (chain_bounds); the Python twin equals the XOR of clmuls over 1..8 blocks, all-ones and
+    sparse/dense operands included (masking one word keeps counts whose bits are not
+    monotone in the data, so dense-but-not-full inputs are tried too)."""
     chains, (dc, dgroups) = m4_class_plan()
-    assert dc == 1 and sorted(c for c, _ in chains) == [0, 2, 3]
-    for c, groups in chains + [(dc, dgroups)]:
+    assert dc == 1 and sorted(c for c, _, _ in chains) == [0, 2, 3]
+    for c, groups, masks in chains:
         assert sorted(p for g in groups for p in g) == sorted((j, (c - j) % 4) for j in range(4))
+        assert len(masks) == len(groups) - 1 and chain_fits(c, groups, masks)
+    assert sorted(p for g in dgroups for p in g) == sorted((j, (1 - j) % 4) for j in range(4))
     rng = random.Random(13)
+
+    def dense(p):
+        return sum(1 << i for i in range(32) if rng.random() < p)
     for k in (1, 2, 8):
-        for t in range(100):
+        for t in range(160):
             if t == 0:
                 xs, bs = [0xFFFFFFFF] * k, [0xFFFFFFFF] * k
+            elif t < 60:
+                p = rng.choice((0.8, 0.9, 0.95))
+                xs = [dense(p) for _ in range(k)]
+                bs = [dense(p) for _ in range(k)]
             else:
                 xs = [rng.getrandbits(32) for _ in range(k)]
                 bs = [rng.getrandbits(32) for _ in range(k)]
@@ -239,6 +250,23 @@ def test_m4_masked_chains_sound():
             for x, b in zip(xs, bs):
                 want ^= m.clmul(x, b)
             assert bmul32_chained(xs, bs) == want
+
+
+def test_chain_bounds_catch_an_overflow():
+    """The bound check is what makes the per-word masks safe: dropping a mask the plan needs,
+    or masking the wrong word, must be rejected, and the all-ones data must then really go
+    wrong in the twin's arithmetic (so the bounds are not just conservative noise)."""
+    chains, _ = m4_class_plan()
+    for c, groups, masks in chains:
+        for i, mk in enumerate(masks):
+            for other in ((), (0,), (1,), (0, 1)):
+                weaker = masks[:i] + [other] + masks[i + 1:]
+                if set(other) >= set(mk):
+                    continue
+                assert not chain_fits(c, groups, weaker), (c, i, other)
+    # class 3 with no masks at all: four products at the same peak (32 > 15)
+    b = chain_bounds(3, [[(0, 3)], [(1, 2)], [(2, 1)], [(3, 0)]], [(), (), ()])
+    assert max(b[-1].values()) == 32
 
 
 def test_h_prime_removes_the_shift():

@@ -21,16 +21,19 @@ How ctmul is generated (all structure from :mod:`gen.kernels.ghash_model`):
   counting partial products (with all bits set, the worst case) and pairs them where it
   holds; on Cortex-M4 a pair costs one UMULL + one UMLAL instead of two UMULL + two EOR.
 * Cortex-M4 "masked chains" (``m4_class_plan``): a class is summed in one register pair
-  with UMULL/UMLAL only.  After its first group the pair is ANDed with the class mask, so
-  every hole field holds 0 or 1 (the parity so far); a single product (count <= 8) can
-  then be ADDED on top (1 + 8 <= 15) and the parity of the field is still the XOR.  So a
-  class with groups G1, G2, G3 costs G1, mask, UMLAL, mask, UMLAL, mask: as many
-  instructions as XORing the groups through a temporary pair, but no temporary.  That
-  frees the two registers of D (14 in all: 4 y classes, 4 H classes, result R, chain
-  pair, D): class 1 (two pairs of count 15, which cannot follow a mask) is the
-  *deferred* class, its groups are XORed unmasked into D across the blocks of a group,
-  and D is masked and merged into R once per product and group (4 instructions instead
-  of 4 per block).
+  with UMULL/UMLAL only.  After a group the pair is ANDed with the class mask, so every
+  hole field holds 0 or 1 (the parity so far), and the next product can be ADDED on top
+  (1 + 8 <= 15); the parity of the field is still the XOR.  The mask is applied per
+  32-bit word, only where needed: a product's counts are highest around bit 31 and lower
+  in the high word, so after some groups masking the high word alone keeps every field
+  <= 15.  ``best_chain`` tries every order, grouping and choice of masked words per class
+  and proves each with worst-case field bounds (``chain_bounds``); classes 0 and 2 take 3
+  mask instructions, class 3 takes 4 (with both words at every step: 4, 4 and 6).  No
+  temporary pair is needed, which frees the two registers of D (14 in all: 4 y classes,
+  4 H classes, result R, chain pair, D): class 1 (two pairs of count 15, 3 masks as a
+  chain against 2 XORs) is the *deferred* class, its groups are XORed unmasked into D
+  across the blocks of a group, and D is masked and merged into R once per product and
+  group (4 instructions instead of 4 per block).
 * Cortex-M3: UMULL/UMLAL/SMULL/SMLAL terminate early on small operands, so their timing
   depends on (secret) data.  The M3 code uses only MUL (32x32->32, one cycle whatever the
   data) and the bit-reversal identity of the model:
@@ -54,6 +57,7 @@ How ctmul is generated (all structure from :mod:`gen.kernels.ghash_model`):
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Dict, List, Sequence, Tuple
 
@@ -210,28 +214,88 @@ class _Frame:
 Y_REGS = ("r9", "r10", "r11", "r12")            # y (words 0..3, word 0 least significant)
 
 
-def m4_class_plan() -> Tuple[List[Tuple[int, List[List[Tuple[int, int]]]]], Tuple[int, List[List[Tuple[int, int]]]]]:
+Chain = Tuple[int, List[List[Tuple[int, int]]], List[Tuple[int, ...]]]
+
+#: instructions of a mask step by the words it masks (lo = 0, hi = 1)
+_MASK_COST = {(): 0, (0,): 1, (1,): 1, (0, 1): 2}
+
+
+def chain_bounds(c: int, groups: Sequence[Sequence[Tuple[int, int]]],
+                 masks: Sequence[Tuple[int, ...]]) -> List[Dict[int, int]]:
+    """Upper bounds of the hole fields of class c (field n: bits n..n+3 of the 64-bit sum,
+    n = c mod 4) after each group of a chain; ``masks[i]``: the words (0 = lo, 1 = hi)
+    ANDed with the class mask before group i + 1.  A mask keeps every field's lowest bit
+    (the parity) and clears the field's upper bits that lie in a masked word, so a field
+    whose upper bits are all in masked words drops to <= 1, one that straddles bit 32 keeps
+    the weight of its bits in the unmasked word.  Sound for any data: counts are at most
+    the all-ones counts (``_profile``) and masking only clears bits."""
+    F = range(c, 64, M.HOLE_STRIDE)
+    bound = {n: 0 for n in F}
+    out = []
+    for gi, g in enumerate(groups):
+        if gi:
+            for n in F:
+                upper = [i for i in range(1, M.HOLE_STRIDE) if n + i < 64]
+                kept = [i for i in upper if (n + i) // 32 not in masks[gi - 1]]
+                if kept != upper:                   # some upper bit of the field cleared
+                    bound[n] = min(bound[n], 1 + sum(1 << i for i in kept))
+        for j, k in g:
+            for n, cnt in _profile(j, k).items():
+                if n in bound:
+                    bound[n] += cnt
+        out.append(dict(bound))
+    return out
+
+
+def chain_fits(c: int, groups, masks) -> bool:
+    """True when no hole field of the chain can exceed HOLE_LIMIT (no carry leaves a field)."""
+    return all(max(b.values()) <= HOLE_LIMIT for b in chain_bounds(c, groups, masks))
+
+
+def best_chain(c: int) -> Tuple[int, List[List[Tuple[int, int]]], List[Tuple[int, ...]]]:
+    """(mask instructions, groups, masks) of the cheapest chain of class c: every order of
+    its four products, every cut into groups, every choice of masked words between groups
+    (none, lo, hi, both), checked with ``chain_bounds``.  Deterministic: the first cheapest
+    in itertools order.  The final mask (both words, before the XOR into R) is not counted."""
+    prods = [(j, (c - j) % M.HOLE_STRIDE) for j in range(M.HOLE_STRIDE)]
+    best = None
+    for perm in itertools.permutations(prods):
+        for cuts in itertools.product((0, 1), repeat=len(prods) - 1):
+            groups = [[perm[0]]]
+            for prod, cut in zip(perm[1:], cuts):
+                if cut:
+                    groups.append([prod])
+                else:
+                    groups[-1].append(prod)
+            for masks in itertools.product(tuple(_MASK_COST), repeat=len(groups) - 1):
+                cost = sum(_MASK_COST[m] for m in masks)
+                if (best is None or cost < best[0]) and chain_fits(c, groups, masks):
+                    best = (cost, groups, list(masks))
+    if best is None:
+        raise AssertionError(f"class {c} cannot be chained")
+    return best
+
+
+@functools.lru_cache(maxsize=None)
+def m4_class_plan() -> Tuple[List[Chain], Tuple[int, List[List[Tuple[int, int]]]]]:
     """M4 schedule of the four output classes of one product: ``(chains, deferred)``.
 
     A *chain* class is summed in one 64-bit register pair by UMULL/UMLAL only: its first
-    group (any count <= 15) is multiplied in, the pair is masked to the class (every hole
-    field then holds 0 or 1), the next group is ADDED (UMLAL) on top, and so on; a group
-    may follow a mask only when its largest count is <= 14 (1 + count fits the hole).
-    No temporary pair is needed.  The one class that cannot be chained (two groups of
-    count 15: class 1) is *deferred*: its groups are XORed unmasked into an accumulator
-    that lives across the blocks of a group and is masked once per product and group."""
-    chains, deferred = [], None
-    for c in range(M.HOLE_STRIDE):
-        groups = sorted(hole_groups(c, allow_add=True), key=lambda g: -_peak(g))
-        if all(_peak(g) + 1 <= HOLE_LIMIT for g in groups[1:]):
-            chains.append((c, groups))
-        elif deferred is None:
-            deferred = (c, groups)
-        else:
-            raise AssertionError("more than one class needs the deferred accumulator")
-    if deferred is None:
-        raise AssertionError("no deferred class: the register plan expects one")
-    return chains, deferred
+    group is multiplied in, then the pair is masked to the class in one or both words, the
+    next group is ADDED (UMLAL) on top, and so on (``best_chain``: the masks are only where
+    a field could otherwise overflow; a field in a masked word holds its parity, 0 or 1).
+    No temporary pair is needed; the chain ends with a mask of both words and an XOR into
+    R.  The class whose chain saves least against XORing its groups (class 1: two groups
+    of count 15, a 3-instruction chain against 2 XORs) is *deferred*: its groups are XORed
+    unmasked into an accumulator that lives across the blocks of a group and is masked
+    once per product and group."""
+    plans = {c: best_chain(c) for c in range(M.HOLE_STRIDE)}
+    xor_groups = {c: hole_groups(c, allow_add=True) for c in range(M.HOLE_STRIDE)}
+    # per block: a chain costs its masks + 4 (final mask, XOR into R); deferred, 2 per group
+    gain = {c: plans[c][0] + 4 - 2 * len(xor_groups[c]) for c in plans}
+    dc = max(sorted(plans), key=lambda c: gain[c])
+    chains = [(c, plans[c][1], plans[c][2]) for c in sorted(plans) if c != dc]
+    return chains, (dc, xor_groups[dc])
 
 
 def bmul32_chained(xs: Sequence[int], bs: Sequence[int]) -> int:
@@ -243,11 +307,12 @@ def bmul32_chained(xs: Sequence[int], bs: Sequence[int]) -> int:
     for x, b in zip(xs, bs):
         a_c = [x & m for m in M.HOLE_MASKS32]
         b_c = [b & m for m in M.HOLE_MASKS32]
-        for c, groups in chains:
+        for c, groups, masks in chains:
             acc = 0
             for gi, g in enumerate(groups):
                 if gi:
-                    acc &= M.HOLE_MASKS64[c]
+                    for w in masks[gi - 1]:
+                        acc &= M.HOLE_MASKS64[c] | (0xFFFFFFFF << (32 * (1 - w)))
                 acc = (acc + sum(a_c[j] * b_c[k] for j, k in g)) & M.MASK64
             r ^= acc & M.HOLE_MASKS64[c]
         for g in dgroups:
@@ -284,11 +349,11 @@ def _product(a: Asm, fr: _Frame, x_off: int, hk_off: int, first: bool, what: str
         for n, (j, kk) in enumerate(grp):
             a.op("umlal" if n or add else "umull", dst[0], dst[1], A_REGS[j], B_REGS[kk])
 
-    for ci, (c, groups) in enumerate(chains):
+    for ci, (c, groups, masks) in enumerate(chains):
         dst = R_PAIR if (first and ci == 0) else ACC_PAIR
         for gi, grp in enumerate(groups):
             if gi:
-                for w in range(2):
+                for w in masks[gi - 1]:
                     a.op("and", dst[w], dst[w], imm(M.HOLE_MASKS32[c]))
             mul(dst, grp, add=gi > 0)
         for w in range(2):
@@ -604,11 +669,12 @@ _CTMUL_HEADER = """\
 _NOTE_M4 = """\
  * Cortex-M4: UMULL/UMLAL take one cycle whatever the operands (TRM DDI 0439, Table 3-1),
  * so the 64-bit products are constant time here.  Do NOT run this code on Cortex-M3.
- * Classes 0, 2, 3 are "masked chains": after a class's first group the 64-bit sum is
- * ANDed with the class mask (each hole field then holds the parity so far, 0 or 1) and
- * the next single product (count <= 8) is ADDED with UMLAL (1 + 8 <= 15), and so on.
- * Class 1 (two pairs of count 15) is XORed unmasked into an accumulator kept across the
- * blocks of a group and masked once per product and group.
+ * Classes 0, 2, 3 are "masked chains": between groups the 64-bit sum is ANDed with the
+ * class mask, in one or both words (a masked field holds its parity, 0 or 1), and the
+ * next product is ADDED with UMLAL; the generator proves for each step that no field can
+ * pass 15 (worst-case bounds per field), so the high word alone is masked where that is
+ * enough.  Class 1 (two pairs of count 15) is XORed unmasked into an accumulator kept
+ * across the blocks of a group and masked once per product and group.
 """
 
 _NOTE_M3 = """\

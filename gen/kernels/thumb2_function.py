@@ -15,7 +15,8 @@
   ``segments``/``rank`` as in gen/kernels/aes_thumb2.py), registers: ``gen.sched.regalloc.allocate``
   (13 registers, Belady spilling into a stack frame), checked symbolically with
   ``regalloc.check_allocation``, then ``listsched.post_schedule`` (load/store pipelining),
-  then ``strd_pairs.pair`` (spill stores merged into STRD where the cycle model says it pays);
+  then ``strd_pairs.pair`` (spill stores merged into STRD where the cycle model says it pays),
+  then ``reload_pairs.pair`` (loads/stores moved next to loads, registers renamed around them);
 * ``movc`` (any 32-bit constant) is allocated as a placeholder ``mov #imm`` and printed as
   MOV/MVN with a modified immediate or MOVW/MOVT (the register allocator lowers one op to one
   instruction, so it never sees the two-instruction form);
@@ -38,7 +39,7 @@ from dataclasses import dataclass, field, replace
 
 from gen import ir
 from gen.isa import thumb2 as t2
-from gen.sched import listsched, regalloc, strd_pairs
+from gen.sched import listsched, regalloc, reload_pairs, strd_pairs
 
 CORES = ("cortex-m4", "cortex-m3")
 CALLEE_SAVED = ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11")
@@ -197,7 +198,7 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
     body = _expand_constants(body)
     paired, _ = strd_pairs.pair(body, core)
     strd_pairs.check(body, paired)
-    body = paired
+    body, _ = reload_pairs.pair(paired, core)       # checked inside (reload_pairs.check)
 
     s = 4 * strd_pairs.n_slots(body)
     if (4 * len(pushed) + s) % 8:

@@ -4722,6 +4722,19 @@ static void aes192gcm_portable_copy(uint8_t *d, const uint8_t *s, size_t n)
     while (n--) *v++ = *s++;
 }
 
+/* Whole 4-byte words, any alignment: d = s, and d = a ^ b (d may be a or b). Written with
+ * get32/put32, which compilers turn into one (unaligned) load or store per word on ARMv7-M,
+ * and which no compiler turns into a memcpy call (the byte loops above are volatile for that). */
+static void aes192gcm_portable_copy_words(uint8_t *d, const uint8_t *s, size_t nwords)
+{
+    for (; nwords; nwords--, d += 4, s += 4) aes192gcm_portable_put32(d, aes192gcm_portable_get32(s));
+}
+
+static void aes192gcm_portable_xor_words(uint8_t *d, const uint8_t *a, const uint8_t *b, size_t nwords)
+{
+    for (; nwords; nwords--, d += 4, a += 4, b += 4) aes192gcm_portable_put32(d, aes192gcm_portable_get32(a) ^ aes192gcm_portable_get32(b));
+}
+
 /* Wipe (or clear) a whole struct: 4-byte aligned, n a multiple of 4. Portable C keeps byte stores: a
  * character type may alias any member, a word pointer would not. */
 static void aes192gcm_portable_zero_struct(void *p, size_t n)
@@ -4825,14 +4838,13 @@ void aes192gcm_portable_ghash(const aes192gcm_portable_ctx *ctx, uint8_t y[16], 
 
 int aes192gcm_portable_start(aes192gcm_portable_stream *s, const aes192gcm_portable_ctx *ctx, const uint8_t *iv, size_t ivlen, int decrypt)
 {
-    uint8_t j[32];
     if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0) return AES192GCM_PORTABLE_EARG;
     aes192gcm_portable_zero_struct(s, sizeof *s);
     s->ctx = ctx;
     s->decrypt = decrypt ? 1u : 0u;
     if (ivlen == 12) {                                /* J0 = IV || 0^31 || 1 */
-        aes192gcm_portable_copy(j, iv, 12);
-        aes192gcm_portable_put32(j + 12, 1u);
+        aes192gcm_portable_copy_words(s->cb, iv, 3);
+        s->ctr = 1u;
     } else {                                          /* J0 = GHASH(IV || pad || [len(IV)]64) */
         uint64_t bits = (uint64_t)ivlen * 8u;
         uint8_t lenblk[16];
@@ -4841,17 +4853,15 @@ int aes192gcm_portable_start(aes192gcm_portable_stream *s, const aes192gcm_porta
         aes192gcm_portable_put32(lenblk, 0u); aes192gcm_portable_put32(lenblk + 4, 0u);
         aes192gcm_portable_put32(lenblk + 8, (uint32_t)(bits >> 32)); aes192gcm_portable_put32(lenblk + 12, (uint32_t)bits);
         aes192gcm_portable_ghash_blocks(ctx->hk, s->y, lenblk, 1);
-        aes192gcm_portable_copy(j, s->y, 16);
+        aes192gcm_portable_copy_words(s->cb, s->y, 3);          /* J0 depends on H: it stays in the stream, */
+        s->ctr = aes192gcm_portable_get32(s->y + 12);             /* which is wiped at the end */
         aes192gcm_portable_zero(s->y, 16);
     }
-    s->ctr = aes192gcm_portable_get32(j + 12);
-    aes192gcm_portable_copy(s->cb, j, 12);
-    aes192gcm_portable_copy(s->cb + 16, j, 12);
+    aes192gcm_portable_copy_words(s->cb + 16, s->cb, 3);
     aes192gcm_portable_keystream2(s);                             /* E(J0) and the first keystream block */
-    aes192gcm_portable_copy(s->ek0, s->ks, 16);
+    aes192gcm_portable_copy_words(s->ek0, s->ks, 4);
     s->ks_used = 16;
     s->state = 1;
-    aes192gcm_portable_zero(j, sizeof j);
     return 0;
 }
 
@@ -4888,7 +4898,8 @@ int aes192gcm_portable_update(aes192gcm_portable_stream *s, const uint8_t *in, s
             if (s->ks_used == 32) { aes192gcm_portable_keystream2(s); s->ks_used = 0; }
             n = 32u - s->ks_used;
             if (n > len) n = len;
-            for (i = 0; i < n; i++) out[i] = (uint8_t)(in[i] ^ s->ks[s->ks_used + i]);
+            aes192gcm_portable_xor_words(out, in, s->ks + s->ks_used, n / 4u);
+            for (i = n & ~(size_t)3; i < n; i++) out[i] = (uint8_t)(in[i] ^ s->ks[s->ks_used + i]);
             s->ks_used += (uint32_t)n;
         }
         in += n; out += n; len -= n;
@@ -4902,14 +4913,11 @@ static void aes192gcm_portable_final_tag(aes192gcm_portable_stream *s, uint8_t f
 {
     uint8_t lenblk[16];
     uint64_t abits = s->aadlen * 8u, cbits = s->len * 8u;
-    int i;
     aes192gcm_portable_ghash_pad(s);
-    for (i = 0; i < 8; i++) {
-        lenblk[7 - i] = (uint8_t)(abits >> (8 * i));
-        lenblk[15 - i] = (uint8_t)(cbits >> (8 * i));
-    }
+    aes192gcm_portable_put32(lenblk, (uint32_t)(abits >> 32)); aes192gcm_portable_put32(lenblk + 4, (uint32_t)abits);
+    aes192gcm_portable_put32(lenblk + 8, (uint32_t)(cbits >> 32)); aes192gcm_portable_put32(lenblk + 12, (uint32_t)cbits);
     aes192gcm_portable_ghash_blocks(s->ctx->hk, s->y, lenblk, 1);
-    for (i = 0; i < 16; i++) full[i] = (uint8_t)(s->y[i] ^ s->ek0[i]);
+    aes192gcm_portable_xor_words(full, s->y, s->ek0, 4);
 }
 
 /* Wipe the whole stream (keystream, GHASH state). */
@@ -4923,10 +4931,15 @@ static void aes192gcm_portable_stream_wipe(aes192gcm_portable_stream *s)
 static uint32_t aes192gcm_portable_tag_diff(aes192gcm_portable_stream *s, const uint8_t *tag, size_t taglen)
 {
     uint8_t full[16];
-    uint32_t diff = 0;
+    uint32_t diff = 0, w;
     size_t i;
     aes192gcm_portable_final_tag(s, full);
-    for (i = 0; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);
+    for (i = 0; i + 4 <= taglen; i += 4) {        /* whole words, then bytes: every byte is read */
+        w = aes192gcm_portable_get32(full + i) ^ aes192gcm_portable_get32(tag + i);
+        w |= w >> 16;
+        diff |= (w | (w >> 8)) & 0xffu;             /* folded to a byte: diff stays < 256, as */
+    }                                               /* finish_verify's verdict needs */
+    for (; i < taglen; i++) diff |= (uint32_t)(full[i] ^ tag[i]);
     aes192gcm_portable_zero(full, sizeof full);
     return diff;
 }
@@ -4937,7 +4950,8 @@ int aes192gcm_portable_finish(aes192gcm_portable_stream *s, uint8_t *tag, size_t
     if (s == NULL || s->state == 0 || s->state == 3 || s->decrypt || tag == NULL || !aes192gcm_portable_taglen_ok(taglen))
         return AES192GCM_PORTABLE_EARG;
     aes192gcm_portable_final_tag(s, full);
-    aes192gcm_portable_copy(tag, full, taglen);
+    aes192gcm_portable_copy_words(tag, full, taglen / 4u);
+    aes192gcm_portable_copy(tag + (taglen & ~(size_t)3), full + (taglen & ~(size_t)3), taglen & 3u);
     aes192gcm_portable_zero(full, sizeof full);
     aes192gcm_portable_stream_wipe(s);
     s->state = 3;
@@ -4993,9 +5007,11 @@ int aes192gcm_portable_decrypt(const aes192gcm_portable_ctx *ctx, const uint8_t 
         if (len) aes192gcm_portable_zero(out, len);
         return AES192GCM_PORTABLE_EAUTH;
     }
-    /* Pass 2: the tag matched; counter mode only (the stream starts again at J0 + 1). */
-    aes192gcm_portable_start(&s, ctx, iv, ivlen, 0);
+    /* Pass 2: the tag matched; counter mode only. Pass 1 left the counter state as start()
+     * made it (J0 + 1 next, its keystream already in s.ks): only GHASH ran, so it goes on from
+     * there without a second start (saves one kernel call and E(J0)). */
     s.nohash = 1u;
+    s.len = 0u;
     aes192gcm_portable_update(&s, in, len, out);
     aes192gcm_portable_stream_wipe(&s);
     return 0;
