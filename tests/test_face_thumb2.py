@@ -138,11 +138,12 @@ def test_gctr_equals_plain_kernel_and_cycle_target():
     # cycles than face = off on the cycle model (seed 0).
     assert c_r2 < 0.93 * c_off, (c_r2, c_off, 1 - c_r2 / c_off)
     assert c_r1 < 0.96 * c_off, (c_r1, c_off, 1 - c_r1 / c_off)
-    # GCTR as GCM runs it (update, GHASH off; what emu/bench.py's gctr_cycles measures): r2 13.9 %,
-    # r1 10.6 % fewer cycles than off, whose plain path is the XOR-fused ctr_pairs loop too. The
-    # issue's 20 % is NOT reached: a FACE r2 pair in its loop is 21.9 % cheaper than a plain pair
-    # in ctr_pairs' loop, but the 8 group fills of the run (2570 cycles each, 5 c/B) and the
-    # run's set-up, carry pair and wipe take back more than a third of it.
+    # GCTR as GCM runs it (update, GHASH off; what emu/bench.py's gctr_cycles measures): r2 about
+    # 13.5 %, r1 about 10 % fewer cycles than off, whose plain path is the XOR-fused ctr_pairs loop
+    # too. The issue's 20 % is NOT reached: a FACE r2 pair in its loop is 21.7 % cheaper than a
+    # plain pair in ctr_pairs' loop, but the 8 group fills of the run (metrics.kernel_cycles
+    # face_fill_group, about 2.4k cycles each, 4.8 c/B) and the run's set-up, carry pair and wipe
+    # take back more than a third of it.
     u_off, us_off = off.gctr_update(iv, 4096)
     u_r1, us_r1 = r1.gctr_update(iv, 4096)
     u_r2, us_r2 = r2.gctr_update(iv, 4096)
@@ -159,6 +160,46 @@ def test_gctr_equals_plain_kernel_and_cycle_target():
     assert ks == _ref_keystream(off.key, iv, 64)
     assert c_r2 < 1.10 * c_off, (c_r2, c_off)      # short: no run is set up (5.5 % faster today:
     #                                                the harness's off path is keystream2, FACE's plain path ctr_pairs)
+
+
+def _r2_fill_plain(keybits: int, slicing: str) -> ir.Program:
+    """The r2 fill the plain way: every multiple made, each plane one emit_transpose32 with its
+    blockwise stages 2, 4 | 8, 16 (no stage-16-first shortcut, no phases)."""
+    from gen.kernels import aes_face as af
+    from gen.kernels.aes_fixsliced import alignments, check_args
+    a2 = alignments(check_args(keybits, slicing), slicing)[2]
+    b = ir.Builder("plain_fill")
+    cst = af._Consts(b)
+    b.declare("fs", af.FS_WORDS["r2"], "r")
+    b.declare("sv", 8, "r")
+    b.declare("tab", af.GROUP * af.ENTRY_WORDS["r2"], "w")
+    y = af.emit_r2_sboxes(b, [])
+    for plane in range(8):
+        t = plane & 1
+        rows: list = [None] * 32
+        for r2 in range(4):
+            for r in range(4):
+                rows[af.packed_pos(r2, (-r) % 4, a2) + t] = af.y_multiple(b, y[r], af.mc_coef(r2, r), plane)
+        c2 = b.ld("fs", 32 + plane)
+        af.emit_transpose32(b, cst, rows, lambda w_ix, w, plane=plane, c2=c2: b.st(
+            "tab", 8 * (w_ix >> 1) + plane, b.eor(w, c2)), stages=(2, 4, 8, 16), parity=t)
+    return b.finish()
+
+
+@pytest.mark.parametrize("slicing", ["ffs", "sfs"])
+def test_r2_fill_stage16_first_equals_plain_transposes(slicing):
+    """The r2 fill (S-boxes in R2_SBOX_ORDER, stage 16 first with the (Y, 3Y) pair made from the
+    (2Y, Y) pair's words, stages 2, 4, 8 after it) writes the same table as the plain transposes,
+    with fewer ops."""
+    from gen.kernels import aes_face as af
+    fill = af.face_fill_ir(128, slicing, "r2")
+    plain = _r2_fill_plain(128, slicing)
+    assert len(fill.ops) < len(plain.ops)
+    rng = random.Random(11)
+    for _ in range(20):
+        mem = {"fs": [rng.getrandbits(32) for _ in range(af.FS_WORDS["r2"])],
+               "sv": [rng.getrandbits(32) for _ in range(8)]}
+        assert ir.run(fill, mem)["tab"] == ir.run(plain, mem)["tab"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -40,7 +40,11 @@ bit 8r + 2c + k of plane word Q[b] = bit b of byte (row r, column c) of block k)
     fill runs four S-boxes (the Y_r), not five;
   - only the 32 planes of Y_0..Y_3 cross from the S-boxes to the transposes: a plane of 2Y
     or 3Y is made (``y_multiple``: 2Y plane p = Y plane p - 1 mod 8, ^ Y plane 7 for p in
-    1, 3, 4) just before the transpose that reads it;
+    1, 3, 4) just before the transpose that reads it; each S-box loads the s planes itself
+    (``emit_r2_sboxes``, in ``R2_SBOX_ORDER``);
+  - with an even a2 (ffs, sfs) stage 16 pairs multiples of one Y_r plane, (2Y, Y) and (Y, 3Y):
+    it goes first and the second pair is made from the first's words (``emit_r2_stage16``),
+    3Y never is;
   - without stage 1 the transpose of planes 2i, 2i + 1 is two independent 16-row halves, one
     per plane: the fill emits them as eight transposes, one plane each (``emit_r2_plane``),
     whose words go to the table (C2 XORed in) as soon as they are final;
@@ -203,7 +207,7 @@ def emit_broadcast_pair(b: Builder, q: int, pos: int) -> int:
 
 
 def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1, 2, 4, 8, 16),
-                     parity=None) -> list[int]:
+                     parity=None, phases=None) -> list[int]:
     """32x32 bit transpose: out[l] bit p = rows[p] bit l. None rows are zero. Leaving a stage j
     out of `stages` keeps bit j of the row index and of the bit position where they were
     (r2 leaves out stage 1, see the module docstring). Without stage 1, ``parity`` = t does
@@ -212,7 +216,13 @@ def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1,
     The five SWAPMOVE stages (lane bit j <-> row bit j) commute, so they are emitted blockwise
     to keep the working set small (a compiler then spills less): stages 1, 2, 4 on each block of
     8 rows, then stages 8, 16 on each set {q, q+8, q+16, q+24}, whose words are then final and
-    handed to ``sink(index, vreg)`` at once."""
+    handed to ``sink(index, vreg)`` at once. With ``parity``, ``phases`` = (first, second) (two
+    disjoint sets of stages, together all of them) chooses another split: the stages of `first`
+    on each group of rows that agree in the other row bits, then those of `second` likewise,
+    each group's words sinked as soon as they are final (``R2_PHASES``)."""
+    if phases is not None:
+        assert parity is not None and sorted(phases[0] + phases[1]) == sorted(stages), phases
+        return _transpose_phased(b, cst, rows, sink, parity, phases)
     x = list(rows)
 
     def swap(p: int, j: int) -> None:
@@ -261,6 +271,38 @@ def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1,
                 for p in (q, q + 8, q + 16, q + 24):
                     sink(p, x[p])
     assert all(v is not None for p, v in enumerate(x) if parity in (None, p % 2))
+    return x
+
+
+def _swapmove(b: Builder, cst: _Consts, x: list, p: int, j: int) -> None:
+    """SWAPMOVE of rows p, p + j (both present): lane bit j <-> row bit j."""
+    lo, hi = x[p], x[p + j]
+    if j == 16:         # the shifts by 16 do the masking: no 0x0000FFFF in a register
+        t = b.eor(hi, lo, shift=("lsr", 16))
+        u = b.eor(lo, hi, shift=("lsl", 16))
+        x[p], x[p + j] = b.eor(lo, t, shift=("lsl", 16)), b.eor(hi, u, shift=("lsr", 16))
+    else:
+        t = cst.and_(b.eor(hi, lo, shift=("lsr", j)), dict(TRANSPOSE_MASKS)[j])
+        x[p], x[p + j] = b.eor(lo, t, shift=("lsl", j)), b.eor(hi, t)
+
+
+def _transpose_phased(b: Builder, cst: _Consts, rows: list, sink, parity: int, phases) -> list:
+    """``emit_transpose32`` of the 16 rows p = parity mod 2 (all present), in two phases."""
+    x = list(rows)
+    assert all(x[p] is not None for p in range(parity, 32, 2))
+    for k, phase in enumerate(phases):
+        other = [j for j in (2, 4, 8, 16) if j not in phase]
+        groups: dict = {}
+        for p in range(parity, 32, 2):
+            groups.setdefault(tuple(p & j for j in other), []).append(p)
+        for group in groups.values():
+            for j in phase:
+                for p in group:
+                    if not p & j:
+                        _swapmove(b, cst, x, p, j)
+            if k == len(phases) - 1 and sink:
+                for p in group:
+                    sink(p, x[p])
     return x
 
 
@@ -399,7 +441,7 @@ def fill_program(keybits: int, slicing: str, depth: str) -> tuple[Program, list]
                 rows[(p0 + ts[i]) % 32] = s[M1_COEF[r]][i]
         emit_transpose32(b, cst, rows, lambda l, w: b.st("tab", l, w))
     else:                                                 # s from the ctx (face_sv_ir)
-        y = emit_r2_sboxes(b, [b.ld("sv", i) for i in range(8)], marks)
+        y = emit_r2_sboxes(b, marks)
         for plane in range(8):
             emit_r2_plane(b, cst, y, plane, al[2])
     prog = b.finish()
@@ -407,20 +449,34 @@ def fill_program(keybits: int, slicing: str, depth: str) -> tuple[Program, list]
     return prog, marks
 
 
-def emit_r2_sboxes(b: Builder, s: list[int], marks: list) -> list[list[int]]:
+#: the order of the r2 fill's four S-boxes (Y_2, Y_3 first: their inputs 3s, 2s need the most
+#: work) and how each plane's transpose is split: with an even a2 (``emit_r2_stage16``) stages
+#: 2, 4, 8 on each half of 8 rows after stage 16, else stages 2, 8 on each group of four rows,
+#: then 4, 16. Measured with gen/targets/cortex_m.py (AES-128 ffs r2, cortex-m4, seed 0): the
+#: fill costs 2433 cycles (1862 ops, 113 spills) where the one load of s, the S-boxes in order
+#: 0..3, 3Y made and stages 2, 4 | 8, 16 cost 2525 (1887 ops, 132 spills); stage 16 first with
+#: stages 2, 4 | 8 after it costs 2527 (144 spills: 16 words live between the phases)
+R2_SBOX_ORDER = (2, 3, 0, 1)
+R2_PHASES = ((2, 8), (4, 16))
+R2_PHASES_EVEN = ((2, 4, 8),)
+
+
+def emit_r2_sboxes(b: Builder, marks: list) -> list[list[int]]:
     """Y_r = S(a_r) ^ 0x63, a_r = c_r ^ m_r s (planes; fs[8 r + b] holds bit b of c_r,
-    0x63 folded in), r = 0..3: only the planes of Y_r leave, their multiples are made later,
-    plane by plane, where a transpose needs them (``y_multiple``)."""
-    mult = {1: s}
-    y = []
-    for r in range(4):
+    0x63 folded in), r = 0..3 (evaluated in ``R2_SBOX_ORDER``): only the planes of Y_r leave,
+    their multiples are made later, plane by plane, where a transpose needs them
+    (``y_multiple``). Each S-box loads the s planes (`sv`) itself and makes the multiple it
+    needs: reloading 8 words is cheaper than keeping s (and 2s) live across an S-box."""
+    y: list = [None] * 4
+    for r in R2_SBOX_ORDER:
+        s = [b.ld("sv", i) for i in range(8)]
         m = M1_COEF[r]
-        if 2 not in mult and m > 1:
-            mult[2] = emit_xtime(b, s)
-        if m not in mult:
-            mult[m] = [b.eor(p, q) for p, q in zip(mult[2], s)]
+        x = s
+        if m > 1:
+            x2 = emit_xtime(b, s)
+            x = x2 if m == 2 else [b.eor(p, q) for p, q in zip(x2, s)]
         marks.append((len(b.ops), "ark+sbox"))
-        y.append(emit_sbox(b, [b.eor(b.ld("fs", 8 * r + i), mult[m][i]) for i in range(8)]))
+        y[r] = emit_sbox(b, [b.eor(b.ld("fs", 8 * r + i), x[i]) for i in range(8)])
     return y
 
 
@@ -438,21 +494,71 @@ def fill_order(marks: list, n_ops: int, orders: dict) -> list:
 def emit_r2_plane(b: Builder, cst: _Consts, y: list, plane: int, a2: int) -> None:
     """Plane `plane` of the 16 r2 pair entries: the 16-row half (row parity t = plane & 1) of
     transpose i = plane >> 1, its rows made from the Y_r planes just before it (see
-    ``y_multiple``), C2 XORed into each word on its way to the table."""
+    ``y_multiple``), C2 XORed into each word on its way to the table.
+
+    With an even alignment a2 (ffs: a2 = 2), rows r' and r' + 2 hold the same column -r, so
+    the SWAPMOVE of stage 16 pairs two multiples of one Y_r plane: (2Y, Y) and (Y, 3Y) in some
+    order. Stage 16 then goes first (``emit_r2_stage16``: the (Y, 3Y) pair from the words of
+    the (2Y, Y) pair, without making 3Y), stages 2, 4, 8 after it (``R2_PHASES_EVEN``)."""
     i, t = divmod(plane, 2)
-    rows: list = [None] * 32
-    made: dict = {}
+    where = {}                                             # row -> (r, coef)
     for r2 in range(4):                                    # output row r'
         for r in range(4):                                 # Y_r sits in column -r
-            coef = mc_coef(r2, r)
-            if (r, coef) not in made:
-                made[r, coef] = y_multiple(b, y[r], coef, plane)
-            rows[packed_pos(r2, (-r) % 4, a2) + t] = made[r, coef]
+            where[packed_pos(r2, (-r) % 4, a2) + t] = (r, mc_coef(r2, r))
     c2 = b.ld("fs", 32 + plane)                            # C2 plane in both blocks' bits
 
     def sink(w_ix, w):                                     # word 2j + t = plane of pair j
         b.st("tab", 8 * (w_ix >> 1) + plane, b.eor(w, c2))
-    emit_transpose32(b, cst, rows, sink, stages=(2, 4, 8, 16), parity=t)
+    if all(where[p][0] == where[p + 16][0] for p in range(t, 16, 2)):
+        rows = emit_r2_stage16(b, y, plane, where, t)
+        _transpose_phased(b, cst, rows, sink, t, R2_PHASES_EVEN)
+        return
+    rows: list = [None] * 32
+    made: dict = {}
+    for p, (r, coef) in sorted(where.items()):
+        if (r, coef) not in made:
+            made[r, coef] = y_multiple(b, y[r], coef, plane)
+        rows[p] = made[r, coef]
+    emit_transpose32(b, cst, rows, sink, stages=(2, 4, 8, 16), parity=t, phases=R2_PHASES)
+
+
+def emit_r2_stage16(b: Builder, y: list, plane: int, where: dict, t: int) -> list:
+    """The rows of ``emit_r2_plane`` (parity t) after the SWAPMOVE of stage 16, when each pair
+    (p, p + 16) holds two multiples of one Y_r plane (``where[p]`` = (r, coef)). Per r, the pair
+    {2Y, Y} is a plain stage-16 swap (4 ops), giving [lo_L, hi_L] and [lo_H, hi_H] (halves:
+    [low, high]); the pair {Y, 3Y = 2Y ^ Y} comes from those two words and Y in 4 ops (3 when
+    both pairs have Y low), where 3Y and its swap would cost 5."""
+    x: list = [None] * 32
+    pairs: dict = {}                                       # r -> {coef set: lo position}
+    for p in range(t, 16, 2):
+        (r, ca), (r_, cb) = where[p], where[p + 16]
+        assert r == r_
+        pairs.setdefault(r, {})[frozenset((ca, cb))] = p
+    for r, by in pairs.items():
+        yv = y[r][plane]
+        d = emit_xtime_plane(b, y[r], plane)               # 2Y
+        pa, pb = by[frozenset((2, 1))], by[frozenset((1, 3))]
+        y_low_a = where[pa][1] == 1                        # pair A = (Y, 2Y), else (2Y, Y)
+        lo, hi = (yv, d) if y_low_a else (d, yv)
+        tt = b.eor(hi, lo, shift=("lsr", 16))
+        u = b.eor(lo, hi, shift=("lsl", 16))
+        P, Q = b.eor(lo, tt, shift=("lsl", 16)), b.eor(hi, u, shift=("lsr", 16))
+        x[pa], x[pa + 16] = P, Q
+        y_low_b = where[pb][1] == 1                        # pair B = (Y, 3Y), else (3Y, Y)
+        if not y_low_a and y_low_b:      # P = [d_L, y_L], Q = [d_H, y_H]
+            R = b.eor(b.shift("lsl", yv, 16), P, shift=("ror", 16))           # [y_L, e_L]
+            S = b.ror(b.eor(Q, yv, shift=("lsr", 16)), 16)                     # [y_H, e_H]
+        elif not y_low_a:                # -> [e_L, y_L], [e_H, y_H]
+            R = b.eor(b.eor(P, yv), b.shift("lsr", yv, 16), shift=("lsl", 16))
+            S = b.eor(Q, yv, shift=("lsr", 16))
+        elif y_low_b:                    # P = [y_L, d_L], Q = [y_H, d_H] -> [y_L, e_L], [y_H, e_H]
+            R = b.eor(P, yv, shift=("lsl", 16))
+            S = b.eor(Q, b.shift("lsr", yv, 16), shift=("lsl", 16))
+        else:                            # -> [e_L, y_L], [e_H, y_H]
+            R = b.ror(b.eor(P, yv, shift=("lsl", 16)), 16)
+            S = b.eor(b.shift("lsr", yv, 16), Q, shift=("ror", 16))
+        x[pb], x[pb + 16] = R, S
+    return x
 
 
 def y_multiple(b: Builder, y: list[int], coef: int, plane: int) -> int:
