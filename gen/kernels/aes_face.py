@@ -207,7 +207,7 @@ def emit_broadcast_pair(b: Builder, q: int, pos: int) -> int:
 
 
 def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1, 2, 4, 8, 16),
-                     parity=None, phases=None) -> list[int]:
+                     parity=None) -> list[int]:
     """32x32 bit transpose: out[l] bit p = rows[p] bit l. None rows are zero. Leaving a stage j
     out of `stages` keeps bit j of the row index and of the bit position where they were
     (r2 leaves out stage 1, see the module docstring). Without stage 1, ``parity`` = t does
@@ -216,13 +216,7 @@ def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1,
     The five SWAPMOVE stages (lane bit j <-> row bit j) commute, so they are emitted blockwise
     to keep the working set small (a compiler then spills less): stages 1, 2, 4 on each block of
     8 rows, then stages 8, 16 on each set {q, q+8, q+16, q+24}, whose words are then final and
-    handed to ``sink(index, vreg)`` at once. With ``parity``, ``phases`` = (first, second) (two
-    disjoint sets of stages, together all of them) chooses another split: the stages of `first`
-    on each group of rows that agree in the other row bits, then those of `second` likewise,
-    each group's words sinked as soon as they are final (``R2_PHASES``)."""
-    if phases is not None:
-        assert parity is not None and sorted(phases[0] + phases[1]) == sorted(stages), phases
-        return _transpose_phased(b, cst, rows, sink, parity, phases)
+    handed to ``sink(index, vreg)`` at once."""
     x = list(rows)
 
     def swap(p: int, j: int) -> None:
@@ -287,7 +281,9 @@ def _swapmove(b: Builder, cst: _Consts, x: list, p: int, j: int) -> None:
 
 
 def _transpose_phased(b: Builder, cst: _Consts, rows: list, sink, parity: int, phases) -> list:
-    """``emit_transpose32`` of the 16 rows p = parity mod 2 (all present), in two phases."""
+    """``emit_transpose32`` of the 16 rows p = parity mod 2 (all present), stages grouped in
+    ``phases``: the stages of each phase on every group of rows that agree in the other row
+    bits, each group's words handed to ``sink`` as soon as they are final."""
     x = list(rows)
     assert all(x[p] is not None for p in range(parity, 32, 2))
     for k, phase in enumerate(phases):
@@ -450,14 +446,13 @@ def fill_program(keybits: int, slicing: str, depth: str) -> tuple[Program, list]
 
 
 #: the order of the r2 fill's four S-boxes (Y_2, Y_3 first: their inputs 3s, 2s need the most
-#: work) and how each plane's transpose is split: with an even a2 (``emit_r2_stage16``) stages
-#: 2, 4, 8 on each half of 8 rows after stage 16, else stages 2, 8 on each group of four rows,
-#: then 4, 16. Measured with gen/targets/cortex_m.py (AES-128 ffs r2, cortex-m4, seed 0): the
-#: fill costs 2433 cycles (1862 ops, 113 spills) where the one load of s, the S-boxes in order
-#: 0..3, 3Y made and stages 2, 4 | 8, 16 cost 2525 (1887 ops, 132 spills); stage 16 first with
-#: stages 2, 4 | 8 after it costs 2527 (144 spills: 16 words live between the phases)
+#: work) and how each plane's transpose runs after stage 16 (``emit_r2_stage16``): stages 2, 4, 8
+#: on each half of 8 rows. Measured with gen/targets/cortex_m.py (AES-128 ffs r2, cortex-m4,
+#: seed 0): the fill costs 2433 cycles (1862 ops, 113 spills) where the one load of s, the
+#: S-boxes in order 0..3, 3Y made and stages 2, 4 | 8, 16 cost 2525 (1887 ops, 132 spills);
+#: stage 16 first with stages 2, 4 | 8 after it costs 2527 (144 spills: 16 words live between
+#: the phases)
 R2_SBOX_ORDER = (2, 3, 0, 1)
-R2_PHASES = ((2, 8), (4, 16))
 R2_PHASES_EVEN = ((2, 4, 8),)
 
 
@@ -509,17 +504,11 @@ def emit_r2_plane(b: Builder, cst: _Consts, y: list, plane: int, a2: int) -> Non
 
     def sink(w_ix, w):                                     # word 2j + t = plane of pair j
         b.st("tab", 8 * (w_ix >> 1) + plane, b.eor(w, c2))
-    if all(where[p][0] == where[p + 16][0] for p in range(t, 16, 2)):
-        rows = emit_r2_stage16(b, y, plane, where, t)
-        _transpose_phased(b, cst, rows, sink, t, R2_PHASES_EVEN)
-        return
-    rows: list = [None] * 32
-    made: dict = {}
-    for p, (r, coef) in sorted(where.items()):
-        if (r, coef) not in made:
-            made[r, coef] = y_multiple(b, y[r], coef, plane)
-        rows[p] = made[r, coef]
-    emit_transpose32(b, cst, rows, sink, stages=(2, 4, 8, 16), parity=t, phases=R2_PHASES)
+    if not all(where[p][0] == where[p + 16][0] for p in range(t, 16, 2)):
+        raise AssertionError(f"r2 fill: round-2 alignment {a2} does not pair one Y_r per "
+                             f"stage-16 swap (ffs and sfs have an even one)")
+    rows = emit_r2_stage16(b, y, plane, where, t)
+    _transpose_phased(b, cst, rows, sink, t, R2_PHASES_EVEN)
 
 
 def emit_r2_stage16(b: Builder, y: list, plane: int, where: dict, t: int) -> list:
