@@ -164,7 +164,7 @@ def test_gctr_equals_plain_kernel_and_cycle_target():
 
 def _r2_fill_plain(keybits: int, slicing: str) -> ir.Program:
     """The r2 fill the plain way: every multiple made, each plane one emit_transpose32 with its
-    blockwise stages 2, 4 | 8, 16 (no stage-16-first shortcut, no phases)."""
+    blockwise stages 2, 4 | 8, 16 (no stage-16-first shortcut)."""
     from gen.kernels import aes_face as af
     from gen.kernels.aes_fixsliced import alignments, check_args
     a2 = alignments(check_args(keybits, slicing), slicing)[2]

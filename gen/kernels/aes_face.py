@@ -218,26 +218,6 @@ def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1,
     8 rows, then stages 8, 16 on each set {q, q+8, q+16, q+24}, whose words are then final and
     handed to ``sink(index, vreg)`` at once."""
     x = list(rows)
-
-    def swap(p: int, j: int) -> None:
-        m = dict(TRANSPOSE_MASKS)[j]
-        lo, hi = x[p], x[p + j]
-        if lo is None and hi is None:
-            return
-        if lo is None:
-            t = cst.and_(hi, m)
-            x[p], x[p + j] = b.shift("lsl", t, j), b.eor(hi, t)
-        elif hi is None:
-            t = cst.and_(b.shift("lsr", lo, j), m)
-            x[p], x[p + j] = b.eor(lo, t, shift=("lsl", j)), t
-        elif j == 16:       # the shifts by 16 do the masking: no 0x0000FFFF in a register
-            t = b.eor(hi, lo, shift=("lsr", 16))         # low half: hi_lo ^ lo_hi
-            u = b.eor(lo, hi, shift=("lsl", 16))         # high half: lo_hi ^ hi_lo
-            x[p], x[p + j] = b.eor(lo, t, shift=("lsl", 16)), b.eor(hi, u, shift=("lsr", 16))
-        else:
-            t = cst.and_(b.eor(hi, lo, shift=("lsr", j)), m)
-            x[p], x[p + j] = b.eor(lo, t, shift=("lsl", j)), b.eor(hi, t)
-
     # Without stage 1 the even and the odd rows are two independent 16-row transposes: doing
     # them one after the other halves the words live between the two phases.
     halves = ((0, 1),) if 1 in stages else ((0,), (1,))
@@ -251,7 +231,7 @@ def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1,
                     continue
                 for p in range(blk, blk + 8):
                     if not p & j and p % 2 in half:
-                        swap(p, j)
+                        _swapmove(b, cst, x, p, j)
         for q in range(8):
             if q % 2 not in half:
                 continue
@@ -260,7 +240,7 @@ def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1,
                     continue
                 for p in (q, q + 8, q + 16, q + 24):
                     if not p & j:
-                        swap(p, j)
+                        _swapmove(b, cst, x, p, j)
             if sink:
                 for p in (q, q + 8, q + 16, q + 24):
                     sink(p, x[p])
@@ -269,36 +249,45 @@ def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1,
 
 
 def _swapmove(b: Builder, cst: _Consts, x: list, p: int, j: int) -> None:
-    """SWAPMOVE of rows p, p + j (both present): lane bit j <-> row bit j."""
+    """SWAPMOVE of rows p, p + j in place: lane bit j <-> row bit j (None rows are zero)."""
+    m = dict(TRANSPOSE_MASKS)[j]
     lo, hi = x[p], x[p + j]
-    if j == 16:         # the shifts by 16 do the masking: no 0x0000FFFF in a register
-        t = b.eor(hi, lo, shift=("lsr", 16))
-        u = b.eor(lo, hi, shift=("lsl", 16))
+    if lo is None and hi is None:
+        return
+    if lo is None:
+        t = cst.and_(hi, m)
+        x[p], x[p + j] = b.shift("lsl", t, j), b.eor(hi, t)
+    elif hi is None:
+        t = cst.and_(b.shift("lsr", lo, j), m)
+        x[p], x[p + j] = b.eor(lo, t, shift=("lsl", j)), t
+    elif j == 16:       # the shifts by 16 do the masking: no 0x0000FFFF in a register
+        t = b.eor(hi, lo, shift=("lsr", 16))             # low half: hi_lo ^ lo_hi
+        u = b.eor(lo, hi, shift=("lsl", 16))             # high half: lo_hi ^ hi_lo
         x[p], x[p + j] = b.eor(lo, t, shift=("lsl", 16)), b.eor(hi, u, shift=("lsr", 16))
     else:
-        t = cst.and_(b.eor(hi, lo, shift=("lsr", j)), dict(TRANSPOSE_MASKS)[j])
+        t = cst.and_(b.eor(hi, lo, shift=("lsr", j)), m)
         x[p], x[p + j] = b.eor(lo, t, shift=("lsl", j)), b.eor(hi, t)
 
 
-def _transpose_phased(b: Builder, cst: _Consts, rows: list, sink, parity: int, phases) -> list:
-    """``emit_transpose32`` of the 16 rows p = parity mod 2 (all present), stages grouped in
-    ``phases``: the stages of each phase on every group of rows that agree in the other row
-    bits, each group's words handed to ``sink`` as soon as they are final."""
+def _transpose_rest(b: Builder, cst: _Consts, rows: list, sink, parity: int, stages) -> list:
+    """The SWAPMOVE ``stages`` of the 16 rows p = parity mod 2 (all present), on each group of
+    rows that agree in the row bits of the other stages; each group's words are handed to
+    ``sink`` as soon as they are final (the r2 fill after its stage 16: stages 2, 4, 8 on each
+    half of 8 rows)."""
     x = list(rows)
     assert all(x[p] is not None for p in range(parity, 32, 2))
-    for k, phase in enumerate(phases):
-        other = [j for j in (2, 4, 8, 16) if j not in phase]
-        groups: dict = {}
-        for p in range(parity, 32, 2):
-            groups.setdefault(tuple(p & j for j in other), []).append(p)
-        for group in groups.values():
-            for j in phase:
-                for p in group:
-                    if not p & j:
-                        _swapmove(b, cst, x, p, j)
-            if k == len(phases) - 1 and sink:
-                for p in group:
-                    sink(p, x[p])
+    other = [j for j in (2, 4, 8, 16) if j not in stages]
+    groups: dict = {}
+    for p in range(parity, 32, 2):
+        groups.setdefault(tuple(p & j for j in other), []).append(p)
+    for group in groups.values():
+        for j in stages:
+            for p in group:
+                if not p & j:
+                    _swapmove(b, cst, x, p, j)
+        if sink:
+            for p in group:
+                sink(p, x[p])
     return x
 
 
@@ -453,7 +442,7 @@ def fill_program(keybits: int, slicing: str, depth: str) -> tuple[Program, list]
 #: stage 16 first with stages 2, 4 | 8 after it costs 2527 (144 spills: 16 words live between
 #: the phases)
 R2_SBOX_ORDER = (2, 3, 0, 1)
-R2_PHASES_EVEN = ((2, 4, 8),)
+R2_REST_STAGES = (2, 4, 8)
 
 
 def emit_r2_sboxes(b: Builder, marks: list) -> list[list[int]]:
@@ -494,7 +483,7 @@ def emit_r2_plane(b: Builder, cst: _Consts, y: list, plane: int, a2: int) -> Non
     With an even alignment a2 (ffs: a2 = 2), rows r' and r' + 2 hold the same column -r, so
     the SWAPMOVE of stage 16 pairs two multiples of one Y_r plane: (2Y, Y) and (Y, 3Y) in some
     order. Stage 16 then goes first (``emit_r2_stage16``: the (Y, 3Y) pair from the words of
-    the (2Y, Y) pair, without making 3Y), stages 2, 4, 8 after it (``R2_PHASES_EVEN``)."""
+    the (2Y, Y) pair, without making 3Y), stages 2, 4, 8 after it (``R2_REST_STAGES``)."""
     i, t = divmod(plane, 2)
     where = {}                                             # row -> (r, coef)
     for r2 in range(4):                                    # output row r'
@@ -508,7 +497,7 @@ def emit_r2_plane(b: Builder, cst: _Consts, y: list, plane: int, a2: int) -> Non
         raise AssertionError(f"r2 fill: round-2 alignment {a2} does not pair one Y_r per "
                              f"stage-16 swap (ffs and sfs have an even one)")
     rows = emit_r2_stage16(b, y, plane, where, t)
-    _transpose_phased(b, cst, rows, sink, t, R2_PHASES_EVEN)
+    _transpose_rest(b, cst, rows, sink, t, R2_REST_STAGES)
 
 
 def emit_r2_stage16(b: Builder, y: list, plane: int, where: dict, t: int) -> list:

@@ -82,27 +82,15 @@ def _profile(j: int, k: int) -> Dict[int, int]:
     return out
 
 
-def _peak(products: Sequence[Tuple[int, int]]) -> int:
-    """Largest worst-case per-bit count of the sum of the products (j, k)."""
-    tot: Dict[int, int] = {}
-    for j, k in products:
-        for p, n in _profile(j, k).items():
-            tot[p] = tot.get(p, 0) + n
-    return max(tot.values())
-
-
-def _fits(products: Sequence[Tuple[int, int]]) -> bool:
-    return _peak(products) <= HOLE_LIMIT
-
-
 def hole_groups(c: int, allow_add: bool) -> List[List[Tuple[int, int]]]:
     """Products (j, k) of output class c, grouped: products of a group are ADDED (UMLAL),
-    groups are XORed.  Greedy: each product joins the first group it fits in."""
+    groups are XORed.  Greedy: each product joins the first group it fits in (``chain_fits``
+    of that group alone: its worst-case sum stays <= 15 in every field)."""
     groups: List[List[Tuple[int, int]]] = []
     for j in range(M.HOLE_STRIDE):
         prod = (j, (c - j) % M.HOLE_STRIDE)
         for g in groups:
-            if allow_add and _fits(g + [prod]):
+            if allow_add and chain_fits(c, [g + [prod]], []):
                 g.append(prod)
                 break
         else:

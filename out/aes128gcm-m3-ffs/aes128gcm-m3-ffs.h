@@ -11547,6 +11547,13 @@ static void aes128gcm_m3_ffs_xor_words(uint8_t *d, const uint8_t *a, const uint8
     for (; nwords; nwords--, d += 4, a += 4, b += 4) aes128gcm_m3_ffs_put32(d, aes128gcm_m3_ffs_get32(a) ^ aes128gcm_m3_ffs_get32(b));
 }
 
+/* GHASH's length block: [a]64 || [c]64, big-endian bit counts. */
+static void aes128gcm_m3_ffs_len_block(uint8_t blk[16], uint64_t a, uint64_t c)
+{
+    aes128gcm_m3_ffs_put32(blk, (uint32_t)(a >> 32)); aes128gcm_m3_ffs_put32(blk + 4, (uint32_t)a);
+    aes128gcm_m3_ffs_put32(blk + 8, (uint32_t)(c >> 32)); aes128gcm_m3_ffs_put32(blk + 12, (uint32_t)c);
+}
+
 /* Wipe (or clear) a whole struct: 4-byte aligned, n a multiple of 4. Words through the
  * assembly aes128gcm_m3_ffs_zero32 (an opaque call: sound whatever the member types; 4x fewer stores than bytes). */
 static void aes128gcm_m3_ffs_zero_struct(void *p, size_t n)
@@ -11659,12 +11666,10 @@ int aes128gcm_m3_ffs_start(aes128gcm_m3_ffs_stream *s, const aes128gcm_m3_ffs_ct
         aes128gcm_m3_ffs_copy_words(s->cb, iv, 3);
         s->ctr = 1u;
     } else {                                          /* J0 = GHASH(IV || pad || [len(IV)]64) */
-        uint64_t bits = (uint64_t)ivlen * 8u;
         uint8_t lenblk[16];
         aes128gcm_m3_ffs_ghash_feed(s, iv, ivlen);
         aes128gcm_m3_ffs_ghash_pad(s);
-        aes128gcm_m3_ffs_put32(lenblk, 0u); aes128gcm_m3_ffs_put32(lenblk + 4, 0u);
-        aes128gcm_m3_ffs_put32(lenblk + 8, (uint32_t)(bits >> 32)); aes128gcm_m3_ffs_put32(lenblk + 12, (uint32_t)bits);
+        aes128gcm_m3_ffs_len_block(lenblk, 0u, (uint64_t)ivlen * 8u);
         aes128gcm_m3_ffs_ghash_blocks(ctx->hk, s->y, lenblk, 1);
         aes128gcm_m3_ffs_copy_words(s->cb, s->y, 3);          /* J0 depends on H: it stays in the stream, */
         s->ctr = aes128gcm_m3_ffs_get32(s->y + 12);             /* which is wiped at the end */
@@ -11725,10 +11730,8 @@ int aes128gcm_m3_ffs_update(aes128gcm_m3_ffs_stream *s, const uint8_t *in, size_
 static void aes128gcm_m3_ffs_final_tag(aes128gcm_m3_ffs_stream *s, uint8_t full[16])
 {
     uint8_t lenblk[16];
-    uint64_t abits = s->aadlen * 8u, cbits = s->len * 8u;
     aes128gcm_m3_ffs_ghash_pad(s);
-    aes128gcm_m3_ffs_put32(lenblk, (uint32_t)(abits >> 32)); aes128gcm_m3_ffs_put32(lenblk + 4, (uint32_t)abits);
-    aes128gcm_m3_ffs_put32(lenblk + 8, (uint32_t)(cbits >> 32)); aes128gcm_m3_ffs_put32(lenblk + 12, (uint32_t)cbits);
+    aes128gcm_m3_ffs_len_block(lenblk, s->aadlen * 8u, s->len * 8u);
     aes128gcm_m3_ffs_ghash_blocks(s->ctx->hk, s->y, lenblk, 1);
     aes128gcm_m3_ffs_xor_words(full, s->y, s->ek0, 4);
 }

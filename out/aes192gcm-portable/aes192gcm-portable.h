@@ -4735,6 +4735,13 @@ static void aes192gcm_portable_xor_words(uint8_t *d, const uint8_t *a, const uin
     for (; nwords; nwords--, d += 4, a += 4, b += 4) aes192gcm_portable_put32(d, aes192gcm_portable_get32(a) ^ aes192gcm_portable_get32(b));
 }
 
+/* GHASH's length block: [a]64 || [c]64, big-endian bit counts. */
+static void aes192gcm_portable_len_block(uint8_t blk[16], uint64_t a, uint64_t c)
+{
+    aes192gcm_portable_put32(blk, (uint32_t)(a >> 32)); aes192gcm_portable_put32(blk + 4, (uint32_t)a);
+    aes192gcm_portable_put32(blk + 8, (uint32_t)(c >> 32)); aes192gcm_portable_put32(blk + 12, (uint32_t)c);
+}
+
 /* Wipe (or clear) a whole struct: 4-byte aligned, n a multiple of 4. Portable C keeps byte stores: a
  * character type may alias any member, a word pointer would not. */
 static void aes192gcm_portable_zero_struct(void *p, size_t n)
@@ -4846,12 +4853,10 @@ int aes192gcm_portable_start(aes192gcm_portable_stream *s, const aes192gcm_porta
         aes192gcm_portable_copy_words(s->cb, iv, 3);
         s->ctr = 1u;
     } else {                                          /* J0 = GHASH(IV || pad || [len(IV)]64) */
-        uint64_t bits = (uint64_t)ivlen * 8u;
         uint8_t lenblk[16];
         aes192gcm_portable_ghash_feed(s, iv, ivlen);
         aes192gcm_portable_ghash_pad(s);
-        aes192gcm_portable_put32(lenblk, 0u); aes192gcm_portable_put32(lenblk + 4, 0u);
-        aes192gcm_portable_put32(lenblk + 8, (uint32_t)(bits >> 32)); aes192gcm_portable_put32(lenblk + 12, (uint32_t)bits);
+        aes192gcm_portable_len_block(lenblk, 0u, (uint64_t)ivlen * 8u);
         aes192gcm_portable_ghash_blocks(ctx->hk, s->y, lenblk, 1);
         aes192gcm_portable_copy_words(s->cb, s->y, 3);          /* J0 depends on H: it stays in the stream, */
         s->ctr = aes192gcm_portable_get32(s->y + 12);             /* which is wiped at the end */
@@ -4912,10 +4917,8 @@ int aes192gcm_portable_update(aes192gcm_portable_stream *s, const uint8_t *in, s
 static void aes192gcm_portable_final_tag(aes192gcm_portable_stream *s, uint8_t full[16])
 {
     uint8_t lenblk[16];
-    uint64_t abits = s->aadlen * 8u, cbits = s->len * 8u;
     aes192gcm_portable_ghash_pad(s);
-    aes192gcm_portable_put32(lenblk, (uint32_t)(abits >> 32)); aes192gcm_portable_put32(lenblk + 4, (uint32_t)abits);
-    aes192gcm_portable_put32(lenblk + 8, (uint32_t)(cbits >> 32)); aes192gcm_portable_put32(lenblk + 12, (uint32_t)cbits);
+    aes192gcm_portable_len_block(lenblk, s->aadlen * 8u, s->len * 8u);
     aes192gcm_portable_ghash_blocks(s->ctx->hk, s->y, lenblk, 1);
     aes192gcm_portable_xor_words(full, s->y, s->ek0, 4);
 }
