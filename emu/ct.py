@@ -98,9 +98,9 @@ def describe_symbol(symbol: str | None, prefix: str | None = None) -> str:
     if prefix and symbol.startswith(prefix + "_"):
         rest = symbol[len(prefix) + 1:]
         if rest.startswith("aes_"):
-            return f"{symbol} (kernel: AES, gen/kernels/aes_*)"
+            return f"{symbol} (kernel: AES, gen/kernels/aes/)"
         if rest.startswith("ghash_"):
-            return f"{symbol} (kernel: GHASH, gen/kernels/ghash_*)"
+            return f"{symbol} (kernel: GHASH, gen/kernels/ghash/)"
         if rest.startswith("face") or rest.startswith("ctr_"):
             return f"{symbol} (kernel: CTR/FACE)"
         return f"{symbol} (template: templates/gcm_glue.c.j2)"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from gen.config import Config
 from gen.errors import ConfigError
-from gen.kernels import aes_thumb2
+from gen.kernels.aes import thumb2 as aes_thumb2
 
 SCHEDULED_TARGETS = ("cortex-m4", "cortex-m3")
 

@@ -5,8 +5,8 @@ import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from gen.ir import run
-from gen.kernels.aes_fixsliced import alignments, encrypt2_ir
-from gen.kernels.aes_keyschedule import keyschedule_ir
+from gen.kernels.aes.fixsliced import alignments, encrypt2_ir
+from gen.kernels.aes.keyschedule import keyschedule_ir
 
 COMBOS = [(kb, sl) for kb in (128, 192, 256) for sl in ("ffs", "sfs")]
 
@@ -89,7 +89,7 @@ def test_emit_mixcolumns_matches_variant_with_merged_neighbours(j):
     of each plane's neighbour are merged into one value (3 ops, used by t and by the output)."""
     from gen.circuits import aes_mixcolumns as mcx
     from gen.ir import Builder
-    from gen.kernels.aes_fixsliced import emit_mixcolumns
+    from gen.kernels.aes.fixsliced import emit_mixcolumns
     b = Builder("mc")
     b.declare("in", 8, "r")
     b.declare("out", 8, "w")

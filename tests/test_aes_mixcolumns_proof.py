@@ -4,7 +4,7 @@ import pytest
 
 from gen.circuits import aes_mixcolumns as mcx
 from gen.ir import Builder, run
-from gen.kernels import aes_fixsliced as K
+from gen.kernels.aes import fixsliced as K
 
 
 def ir_map(emit):

@@ -3,7 +3,7 @@ import random
 
 from gen.circuits import aes_sbox
 from gen.ir import Builder, run
-from gen.kernels.aes_fixsliced import emit_sbox
+from gen.kernels.aes.fixsliced import emit_sbox
 
 
 def test_reference_sbox_known_values():

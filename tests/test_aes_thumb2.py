@@ -9,7 +9,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from gen import generate
 from gen.config import from_dict
 from gen.isa import thumb2 as t2
-from gen.kernels import aes_thumb2
+from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.sched import timing as T
 from emu import toolchain
 from emu.machine import Machine
@@ -141,7 +141,7 @@ def test_ark_in_sbox_segmentation_and_the_default_one_face_reuses():
     """The kernel (compile_encrypt2) opens every S-box segment with the AddRoundKey before it;
     build()'s default keeps segment 2j-1 starting with round j's S-box (FACE's tails rely on
     it).  Same program either way; every stored order ranks its segment completely."""
-    from gen.kernels import aes_thumb2 as A
+    from gen.kernels.aes import thumb2 as A
     for bits, slicing in ((128, "ffs"), (192, "sfs"), (256, "ffs")):
         plain, ark = A.build(bits, slicing), A.build(bits, slicing, ark_in_sbox=True)
         assert [str(o) for o in plain.program.ops] == [str(o) for o in ark.program.ops]
@@ -164,7 +164,7 @@ def test_ctr_pairs_is_the_plain_path_of_thumb2_drops():
     """Thumb-2 drops run counter mode through {p}_ctr_pairs (XOR fused, looped); the per-pair
     keystream + xor32 route is gone, and the loop's only branch is its count."""
     from gen import generate
-    from gen.kernels import aes_ctr_thumb2
+    from gen.kernels.aes import ctr_thumb2 as aes_ctr_thumb2
     cfg = config(128, "ffs", "cortex-m4")
     text = generate.header(cfg, "test")[0]
     p = cfg.prefix

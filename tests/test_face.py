@@ -1,4 +1,4 @@
-"""FACE (counter-mode caching, gen/kernels/aes_face.py): IR-level equality with the plain kernel,
+"""FACE (counter-mode caching, gen/kernels/face/aes_face.py): IR-level equality with the plain kernel,
 drops with face r1 / r2 against NIST files and pyca/cryptography, counters at the carries of
 bytes 15, 14, 13 and 12 (inc32 wraps modulo 2^32), streaming at odd offsets, and the GCTR
 cycle figures on the Cortex-M4 model.
@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from gen import generate                                    # noqa: E402
 from gen.config import from_dict                            # noqa: E402
 from gen.ir import run                                      # noqa: E402
-from gen.kernels import aes_face                            # noqa: E402
-from gen.kernels.aes_fixsliced import encrypt2_ir           # noqa: E402
-from gen.kernels.aes_keyschedule import keyschedule_ir      # noqa: E402
+from gen.kernels.face import aes_face as aes_face                            # noqa: E402
+from gen.kernels.aes.fixsliced import encrypt2_ir           # noqa: E402
+from gen.kernels.aes.keyschedule import keyschedule_ir      # noqa: E402
 from emu import differential, layout, toolchain, vectors    # noqa: E402
 from emu.runner import HostRunner                           # noqa: E402
 

@@ -102,7 +102,7 @@ def _want(key, ctr, data):
                                                ("cortex-m3", 256, "off")])
 def test_keystream_at_carries(core, keybits, face):
     """Counters just below 2^8, 2^16, 2^24, 2^32 (inc32 wraps), odd block counts, odd chunks.
-    face = off runs the plain path: ctr_pairs (gen/kernels/aes_ctr_thumb2.py) steps the two
+    face = off runs the plain path: ctr_pairs (gen/kernels/aes/ctr_thumb2.py) steps the two
     counters itself, so the wrap inside one call is checked there too."""
     b = bench(keybits, face, core)
     rng = random.Random(f"{core}{keybits}{face}")
@@ -165,8 +165,8 @@ def test_gctr_equals_plain_kernel_and_cycle_target():
 def _r2_fill_plain(keybits: int, slicing: str) -> ir.Program:
     """The r2 fill the plain way: every multiple made, each plane one emit_transpose32 with its
     blockwise stages 2, 4 | 8, 16 (no stage-16-first shortcut)."""
-    from gen.kernels import aes_face as af
-    from gen.kernels.aes_fixsliced import alignments, check_args
+    from gen.kernels.face import aes_face as af
+    from gen.kernels.aes.fixsliced import alignments, check_args
     a2 = alignments(check_args(keybits, slicing), slicing)[2]
     b = ir.Builder("plain_fill")
     cst = af._Consts(b)
@@ -191,7 +191,7 @@ def test_r2_fill_stage16_first_equals_plain_transposes(slicing):
     """The r2 fill (S-boxes in R2_SBOX_ORDER, stage 16 first with the (Y, 3Y) pair made from the
     (2Y, Y) pair's words, stages 2, 4, 8 after it) writes the same table as the plain transposes,
     with fewer ops."""
-    from gen.kernels import aes_face as af
+    from gen.kernels.face import aes_face as af
     fill = af.face_fill_ir(128, slicing, "r2")
     plain = _r2_fill_plain(128, slicing)
     assert len(fill.ops) < len(plain.ops)

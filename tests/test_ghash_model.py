@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from gen.kernels import ghash_model as m
+from gen.kernels.ghash import model as m
 
 u32 = st.integers(0, m.MASK32)
 u128 = st.integers(0, m.MASK128)

@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from gen.kernels import ghash_model as m
-from gen.kernels.ghash_ctmul import GhashCode, portable_c
+from gen.kernels.ghash import model as m
+from gen.kernels.ghash.ctmul import GhashCode, portable_c
 
 PREFIX = "tstgh"
 WRAPPER = """\

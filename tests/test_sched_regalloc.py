@@ -9,7 +9,7 @@ import pytest
 
 from gen import ir
 from gen.isa import thumb2 as t2
-from gen.kernels import aes_thumb2
+from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.sched import listsched, regalloc
 from gen.sched import timing as T
 

@@ -7,8 +7,8 @@ import pytest
 
 from gen import ir
 from gen.isa import thumb2 as t2
-from gen.kernels import aes_fixsliced as AF
-from gen.kernels import aes_thumb2
+from gen.kernels.aes import fixsliced as AF
+from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.kernels.thumb2_function import Param, compile_function, execute as run_function
 from gen.sched import listsched, regalloc, reload_pairs, strd_pairs
 

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from gen.isa import thumb2 as t2
-from gen.kernels import aes_thumb2
+from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.sched import listsched, strd_pairs
 
 
@@ -88,7 +88,7 @@ def test_aes_kernel_pairs_and_stays_correct(bits, slicing):
     frame = c.stack_bytes - 4 * len(aes_thumb2.PUSHED)
     assert all(0 <= i.offset and i.offset + 8 <= frame for i in strd)
     # run the whole function on the instruction interpreter against the IR
-    from gen.kernels import aes_fixsliced as AF
+    from gen.kernels.aes import fixsliced as AF
     from gen import ir
     rng = random.Random(bits)
     prog = AF.encrypt2_ir(bits, slicing)

@@ -11,7 +11,7 @@ NOT folding: the four XNOR gates (outputs s1, s2, s6, s7 = bits 6, 5, 1, 0) are 
 affine constant 0x63 of the S-box.  Kernels compute them as plain XOR, i.e. they compute
 ``S(x) ^ 0x63``; since ShiftRows and MixColumns map the all-0x63 state to itself
 (the MixColumns row 2^3^1^1 sums to 1), the constant is folded into the next round key
-(see gen/kernels/aes_keyschedule.py).  ``NOT_MASK`` records the folded constant.
+(see gen/kernels/aes/keyschedule.py).  ``NOT_MASK`` records the folded constant.
 """
 from __future__ import annotations
 

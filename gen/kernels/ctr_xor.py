@@ -4,7 +4,7 @@ The portable target's GCM glue calls it once per pair of blocks on its counter-m
 `in` and `out` may be unaligned (and equal); `ks` is the stream's keystream buffer. A byte
 loop: portable C cannot load a word from an unaligned byte pointer without a libc call or
 undefined behaviour. (The Thumb-2 targets XOR inside the AES kernel instead:
-gen/kernels/aes_ctr_thumb2.py.)
+gen/kernels/aes/ctr_thumb2.py.)
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@
   scratch register by the prologue), so evicting a base is free and a reload is one
   ``ldr rX, [sp, #home]``;
 * order: ``gen.sched.listsched.schedule`` (register-pressure list scheduling; optional
-  ``segments``/``rank`` as in gen/kernels/aes_thumb2.py), registers: ``gen.sched.regalloc.allocate``
+  ``segments``/``rank`` as in gen/kernels/aes/thumb2.py), registers: ``gen.sched.regalloc.allocate``
   (13 registers, Belady spilling into a stack frame), checked symbolically with
   ``regalloc.check_allocation``, then ``listsched.post_schedule`` (load/store pipelining),
   then ``strd_pairs.pair`` (spill stores merged into STRD where the cycle model says it pays),

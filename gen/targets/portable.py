@@ -7,7 +7,11 @@ generator. Nothing here is a cipher as static text.
 from __future__ import annotations
 
 from gen.config import Config
-from gen.kernels import aes_face, aes_fixsliced, ctr_xor, ghash_ctmul, wipe
+from gen.kernels.face import aes_face as aes_face
+from gen.kernels.aes import fixsliced as aes_fixsliced
+from gen.kernels import ctr_xor
+from gen.kernels.ghash import ctmul as ghash_ctmul
+from gen.kernels import wipe
 from gen.targets.common import KernelSet, ct_extra_lengths
 
 TARGET_GUARD = "/* target: portable C99 (any compiler with uint32_t and uint64_t) */"

@@ -1,6 +1,6 @@
 """Evaluation orders of the fixsliced AES segments (op positions inside each segment,
-see gen/kernels/aes_thumb2.py build(); 'ark+sbox' = AddRoundKey + S-box, '-lin:..' = a
-linear segment without its AddRoundKey); DATA written by `python -m gen.kernels.aes_thumb2`
+see gen/kernels/aes/thumb2.py build(); 'ark+sbox' = AddRoundKey + S-box, '-lin:..' = a
+linear segment without its AddRoundKey); DATA written by `python -m gen.kernels.aes.thumb2`
 (simulated annealing, search_order, cost = order_cycles: spill code and its pipelining;
 'ark+sbox' was then refined by the same annealing with a window as cost: three MixColumns
 and two ark+sbox segments allocated together).

@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .ghash_asm import GhashCode
+from .asm import GhashCode
 
 WRAPPER = """\
 #include <stdint.h>
@@ -102,7 +102,7 @@ class GhashRunner:
 
 def measure(impl: str, core: str, nbytes: int = 4096, seed: int = 1) -> dict:
     """Cycles of one {prefix}_ghash_blocks call on nbytes (cycle model of emu/cycles.py)."""
-    from .ghash_thumb2 import thumb2
+    from .thumb2 import thumb2
     rng = random.Random(seed)
     prefix = "bench"
     gc = thumb2(prefix, impl, core)

@@ -2,7 +2,7 @@
 wrapping of a generated function into a file-scope ``__asm__`` block of C text.
 
 Only formatting lives here; what the instructions compute is decided by the kernels
-(``ghash_thumb2.py`` for ctmul, ``ghash_tables.py`` for table4/table8).
+(``thumb2.py`` for ctmul, ``tables.py`` for table4/table8).
 """
 from __future__ import annotations
 

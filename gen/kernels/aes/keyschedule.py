@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from gen.circuits import aes_sbox
 from gen.ir import Builder, Program
-from gen.kernels.aes_fixsliced import alignments, check_args, emit_pack, emit_sbox
+from gen.kernels.aes.fixsliced import alignments, check_args, emit_pack, emit_sbox
 
 
 def rcon_list(n: int) -> list[int]:

@@ -9,7 +9,7 @@ in, out += 32.  ``out`` may be ``in``; no buffer needs alignment (single-word LD
 
 The trick: the GCM glue's plain path used to pay, per pair, two byte-wise counter stores, a call
 of the AES kernel (push/pop of 12 registers), the 32-byte keystream stored and loaded again, and
-a call of the XOR routine.  Here the kernel of gen/kernels/aes_thumb2.py is compiled in its
+a call of the XOR routine.  Here the kernel of gen/kernels/aes/thumb2.py is compiled in its
 XOR-fused form (``xor=True``: the last unpacked words are XORed with the message on their way
 out) and its straight-line body runs n times between one prologue and one epilogue.  At the end
 of the body every register is dead; the back edge advances the homes of out and in in the frame,
@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gen.isa import thumb2 as t2
-from gen.kernels import aes_thumb2 as A
+from gen.kernels.aes import thumb2 as A
 from gen.kernels.thumb2_function import looped_lines, split_frame
 from gen.sched import listsched
 from gen.sched import timing as T
@@ -77,7 +77,7 @@ def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) ->
     pair = body + edge_cycles + taken
     head = (f"/* {sym}: counter mode over n >= 1 whole pairs, out = in ^ E(cb) with cb's two big-endian\n"
             f" * counters (bytes 12..15, 28..31) advanced by 2 per pair; AES-{keybits} {slicing}, the kernel\n"
-            f" * of gen/kernels/aes_thumb2.py with the XOR fused, looped by gen/kernels/aes_ctr_thumb2.py.\n"
+            f" * of gen/kernels/aes/thumb2.py with the XOR fused, looped by gen/kernels/aes/ctr_thumb2.py.\n"
             f" * Cycle model: {pair} cycles per pair ({pair / 32:.1f} cycles/byte) in the loop;\n"
             f" * spill stores {c.spills} ({c.strd} STRD), reloads {c.reloads}; stack {c.stack_bytes} bytes.\n"
             f" * No branch but the loop's (n is public), no secret-dependent address. */")

@@ -42,7 +42,7 @@ A 128x128 carry-less product is split twice (128 -> 64 -> 32):
 which needs 3 half-size products instead of 4, so 9 word products instead of 16.  The
 H-side operands of the 9 products (H's words and their XOR sums) depend on the key only
 and are precomputed once per key; :func:`karatsuba_plan` describes the split as data and
-both this model and the C generator (``ghash_ctmul.py``) are driven by it.
+both this model and the C generator (``ctmul.py``) are driven by it.
 
 Two variants
 ------------

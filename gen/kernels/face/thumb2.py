@@ -1,0 +1,172 @@
+"""FACE for the Thumb-2 targets: set-up, fill, (r2) init's s planes and the looped encrypt2,
+compiled from the IR of gen/kernels/face/aes_face.py through gen/kernels/thumb2_function.py
+(scheduler + allocator), with the thresholds the GCM glue uses to decide when a group fill or a
+run set-up pays (figures of the generator's cycle model)."""
+from __future__ import annotations
+
+from gen.isa import thumb2 as t2
+from gen.kernels.aes import ctr_thumb2 as aes_ctr_thumb2
+from gen.kernels.aes import thumb2 as aes_thumb2
+from gen.kernels.face import aes_face
+from gen.kernels.thumb2_function import Param, compile_function, looped_lines, sink, split_frame
+from gen.sched import listsched, timing
+
+
+def _same_op(a, b) -> bool:
+    return (a.kind, a.shift, a.imm, a.mem, a.index) == (b.kind, b.shift, b.imm, b.mem, b.index)
+
+
+def face_encrypt2_segments(keybits: int, slicing: str, depth: str):
+    """(program, segments, rank) for FACE encrypt2: its rounds (d+1)..Nr and the final unpack are
+    op for op the tail of the plain kernel's program, so they take the plain kernel's segments
+    and stored evaluation orders (gen/kernels/aes/thumb2.py ``build``); the entry decoding
+    before them is segment 0."""
+    prog = aes_face.face_encrypt2_ir(keybits, slicing, depth)
+    plain = aes_thumb2.build(keybits, slicing)
+    first = int(depth[1]) + 1                      # first round computed
+    start = plain.segment.index(2 * first - 1)     # segment ids: sbox of round j = 2j - 1
+    pops = plain.program.ops
+    stores = sum(1 for op in pops[-8:] if op.kind == "st")
+    if stores != 8:
+        return prog, None, None
+    tail = len(pops) - 8 - start                   # rounds and unpack, without the 8 stores of `out`
+    xor = 3 * 8                                    # FACE ends with ld in, eor, st out per word instead
+    head = len(prog.ops) - xor - tail
+    if head <= 0 or not all(_same_op(a, b) for a, b in zip(prog.ops[head:head + tail], pops[start:len(pops) - 8])):
+        return prog, None, None                    # not the same tail: plain list scheduling
+    last = plain.segment[len(pops) - 9]
+    seg = [0] * head + plain.segment[start:len(pops) - 8] + [last] * xor
+    rank = [None] * head + plain.rank[start:len(pops) - 8] + [None] * xor
+    return prog, seg, rank
+
+
+def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: str, seed: int = 0) -> dict:
+    """FACE set-up, fill and encrypt2 (gen/kernels/face/aes_face.py IR) as Thumb-2 functions
+    (gen/kernels/thumb2_function.py), with the C prototypes the GCM glue calls."""
+    aes_face.check_depth(depth)
+    setup = compile_function(
+        aes_face.face_setup_ir(keybits, slicing, depth), f"{prefix}_face_setup",
+        [Param("fs", "uint32_t *", "fs"), Param("rk", "const uint32_t *", "rk"),
+         Param("ctr", "const uint8_t *", "ctr")], core, seed)
+    # the fill in program order but for its S-boxes, which take the plain kernel's stored
+    # orders (gen/kernels/aes/thumb2_orders.py), then every op sunk to its first consumer
+    fill_prog, marks = aes_face.fill_program(keybits, slicing, depth)
+    fill = compile_function(
+        fill_prog, f"{prefix}_face_fill",
+        [Param("tab", "uint32_t *", "tab"), Param("fs", "const uint32_t *", "fs"),
+         Param(aes_face.fill_in(depth), "const uint32_t *", aes_face.fill_in(depth))], core, seed,
+        order=sink(fill_prog, aes_face.fill_order(marks, len(fill_prog.ops), aes_thumb2.ORDERS)))
+    prog, seg, rank = face_encrypt2_segments(keybits, slicing, depth)
+    # rk is homed, not pinned: a 14th register for values is worth more than the base reloads
+    # (AES-128 r2: 1976 cycles per pair in the body instead of 2082; 116 spills instead of 151)
+    enc = compile_function(
+        prog, f"{prefix}_face_encrypt2", ENCRYPT2_PARAMS[depth], core, seed,
+        segments=seg, rank=rank)
+    fns = {"setup": setup, "fill": fill, "encrypt2": enc}
+    if depth == "r2":   # init's s planes of one group: the S-box in the kernel's stored order
+        sv_prog, marks = aes_face.sv_program(keybits, slicing)
+        fns["sv"] = compile_function(
+            sv_prog, f"{prefix}_face_sv",
+            [Param("sv", "uint32_t *", "sv"), Param("rk", "const uint32_t *", "rk"),
+             Param("vb", "const uint32_t *", "vb")], core, seed,
+            order=aes_face.fill_order(marks, len(sv_prog.ops), aes_thumb2.ORDERS))
+    return fns
+
+
+ENCRYPT2_PARAMS = {
+    d: [Param("rk", "const uint32_t *", "rk"), Param("fs", "const uint32_t *", "fs" if d == "r1" else None),
+        Param("out", "uint8_t *", "out"), Param("in", "const uint8_t *", "in"),
+        Param("e", "const uint32_t *", "e"), Param("n", "size_t", None)]
+    for d in aes_face.DEPTHS}
+
+
+def face_loop_text(enc, depth: str) -> tuple[str, int, int]:
+    """(C text, modelled cycles of one loop step, of a call with n = 1) of FACE encrypt2 as a
+    loop over n >= 1 pairs: the straight-line body of ``enc`` (one pair, compile_function's
+    output) runs n times between one prologue and one epilogue, so a pair does not pay the
+    call, the push and the pop. No base is pinned, so at the end of the body no argument is
+    left in its register: the back edge advances the homes of out, in (32 bytes) and e (one
+    pair's entries) in the frame, reloads the argument registers the body expects at its start
+    from their homes (rk's too), and counts n down. The loop count is public (it depends on
+    lengths and counters only)."""
+    params = ENCRYPT2_PARAMS[depth]
+    insns = list(enc.insns)
+    k, end, frame = split_frame(insns)
+    pro_loads = insns[2 if frame else 1:k]
+    pushed = list(insns[0].regs)
+    n_push = len(pushed)
+
+    def home(idx: int) -> int:                     # frame offset of argument idx's home
+        if idx < 4:
+            return frame + 4 * pushed.index(f"r{idx}")
+        return frame + 4 * n_push + 4 * (idx - 4)
+    step = {"out": 32, "in": 32, "e": 4 * 2 * aes_face.ENTRY_WORDS[depth]}
+    edge = []
+    arg_reg = {f"r{i}": i for i in range(4)}
+    arg_reg.update({ld.dst: next(i for i, p in enumerate(params) if i >= 4 and home(i) == ld.offset)
+                    for ld in pro_loads})
+    for reg, idx in sorted(arg_reg.items(), key=lambda kv: kv[1]):
+        mem = params[idx].mem
+        if mem is None:
+            continue                              # an unused argument
+        edge.append(t2.ldr(reg, "sp", home(idx)))
+        if mem in step:
+            edge += [t2.Insn("add", dst=reg, srcs=(reg,), imm=step[mem]), t2.str_(reg, "sp", home(idx))]
+    edge += [t2.ldr("r4", "sp", home(5)), t2.Insn("sub", dst="r4", srcs=("r4",), imm=1),
+             t2.str_("r4", "sp", home(5))]
+    text = aes_ctr_thumb2.back_edge_text(edge)     # the count-down sub printed as subs, then bne 1b
+    body = listsched.cycles(insns[k:end], enc.core)
+    edge_cycles = listsched.cycles(edge, enc.core)
+    taken, fall = (timing.issue_cycles("branch", enc.core, taken=t) for t in (True, False))
+    return (t2.c_asm(enc.prototype, looped_lines(enc.name, insns, text)), body + edge_cycles + taken,
+            enc.cycles + edge_cycles + fall)
+
+
+def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, plain_cycles: int,
+                seed: int = 0) -> tuple[str, dict]:
+    """C text of the FACE section (macros, the v-lane constants, and the __asm__ functions
+    setup, fill, (r2) sv and encrypt2 - the last a loop over n pairs, ``face_loop_text``) and
+    its figures.
+
+    The glue thresholds come from the modelled cycles: a 32-entry group is filled only when the
+    pairs that read it save more than the fill costs (saving per pair = ``plain_cycles``, a one-pair
+    call of the plain path ``ctr_pairs``, minus a one-pair FACE encrypt2 call, loop edges included;
+    both XOR the message themselves), a run is set up only when its pairs pay for the set-up and
+    (r2) one group; r1's table is filled by init, so an r1 run pays its set-up only."""
+    fns = face_functions(prefix, keybits, slicing, depth, core, seed)
+    setup, fill, enc = fns["setup"], fns["fill"], fns["encrypt2"]
+    loop_text, step, enc_call = face_loop_text(enc, depth)
+    saving = plain_cycles - enc_call
+    if saving <= 0:
+        raise ValueError(f"FACE {depth} encrypt2 ({enc_call} cycles) is not faster than the plain "
+                         f"kernel ({plain_cycles})")
+    min_group = -(-fill.cycles // saving)
+    # r1's table is the key's (filled by init): a run only pays its set-up
+    min_run = -(-(setup.cycles + (fill.cycles if depth == "r2" else 0)) // saving)
+    n = aes_face.ENTRY_WORDS[depth]
+    P = prefix.upper()
+    head = (f"/* FACE {depth} for AES-{keybits} {slicing} (counter-mode caching of the state after round "
+            f"{depth[1]}; gen/kernels/face/aes_face.py has the details), generated Thumb-2 for {core} through "
+            f"gen/kernels/thumb2_function.py.\n"
+            f" * Cycle model: set-up {setup.cycles}, fill (32 entries) {fill.cycles}, encrypt2 for one pair "
+            f"{enc_call} (plain path, ctr_pairs for one pair: {plain_cycles}; {saving} saved per pair), "
+            f"{step} per pair in its loop"
+            + (f", init's s planes {fns['sv'].cycles} per group (8 groups)" if "sv" in fns else "")
+            + f". Per-run constants "
+            f"{4 * aes_face.FS_WORDS[depth]} bytes, table {4 * 256 * n} bytes "
+            f"({'in the ctx, filled by init' if depth == 'r1' else 'in the stream'}).\n"
+            f" * Straight-line code but for encrypt2's loop over its n pairs (n is public): no branch and "
+            f"no address depends on key or data; the glue reads the table at the "
+            f"public low counter byte. */\n")
+    defines = (f"#define {P}_FACE_ENTRY_WORDS {n}u   /* words per table entry */\n"
+               f"#define {P}_FACE_MIN_GROUP {min_group}u   /* fill a 32-entry group only for >= this many pairs "
+               f"({fill.cycles} cycles / {saving} saved per pair) */\n"
+               f"#define {P}_FACE_MIN_RUN {min_run}u   /* set up a run only for >= this many pairs "
+               f"(set-up {setup.cycles}{' + one group' if depth == 'r2' else ''}) */\n")
+    text = (head + defines + aes_face.c_shared(prefix, depth)
+            + "\n".join(f.c_text() for f in (setup, fill) + ((fns["sv"],) if "sv" in fns else ()))
+            + "\n" + loop_text)
+    stats = {k: f.summary() for k, f in fns.items()}
+    stats.update(plain_pair=plain_cycles, saving_per_pair=saving, min_group=min_group, min_run=min_run,
+                 encrypt2_loop_step=step)
+    return text, stats
