@@ -39,8 +39,8 @@ What is measured (SPEC §4 `metrics`):
 * ``stack_bytes``           the deepest stack of all benchmarked calls (stack painting, Machine.call);
 * ``table_bytes`` / ``cache_bytes``  RAM for GHASH tables / FACE caches: ``cache_bytes`` is the
                             FACE part of ``PREFIX_stream`` (r2 table, per-run constants, state
-                            words) plus the r1 table in ``PREFIX_ctx`` (``face_cache_bytes``),
-                            0 without FACE.
+                            words) plus the r1 table in ``PREFIX_ctx``, as the generator laid them
+                            out (gen/kernels/face/aes_face.cache_bytes), 0 without FACE.
 
 Every input is fixed and the model has no randomness, so the figures are identical from run
 to run (the build writes them into the manifest, and a regenerated drop must not change a
@@ -50,7 +50,6 @@ depend on the compiler version, which ``compiler`` names.
 """
 from __future__ import annotations
 
-import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -65,23 +64,6 @@ ECB_BLOCKS = (2, 64)
 GHASH_BYTES = 4096
 GHASH_FUNCTIONS = ("ghash_blocks", "ghash_feed", "ghash_pad", "final_tag")   # after "PREFIX_"
 CTX_SYMBOL = "sg_ctx"          # emu/driver.c: `static F(ctx) sg_ctx;`, its size is sizeof(PREFIX_ctx)
-
-
-def face_cache_bytes(header: str) -> int:
-    """RAM of FACE (0 without FACE): in PREFIX_stream the state words, the per-run constants
-    `face_fs[N]` and the r2 table `face_tab[M]`; in PREFIX_ctx the key-only parts filled by
-    init (also part of ``ctx_bytes``): the r1 table `face_tab[M]`, the r2 round-1 S-box planes
-    `face_sv[K]`. uint32_t each, read from the structs."""
-    total = 0
-    for kind in ("ctx", "stream"):
-        m = re.search(r"typedef struct \{([^{}]*)\} \w+_" + kind + ";", header)
-        if not m or "face_" not in m.group(1):
-            continue
-        body = m.group(1)
-        words = sum(int(n) for n in re.findall(r"face_(?:fs|tab|sv)\[(\d+)\]", body))
-        flags = re.search(r"uint32_t (face_\w+(?:, face_\w+)*);", body)
-        total += 4 * (words + (len(flags.group(1).split(",")) if flags else 0))
-    return total
 
 
 class BenchError(Exception):
@@ -158,12 +140,14 @@ class _Bench:
 
 
 def bench_drop(header_path: Path, prefix: str, target: str, keybits: int, workdir: Path,
-               firmware: toolchain.Firmware | None = None, sizes=SIZES, progress=None) -> dict:
+               firmware: toolchain.Firmware | None = None, sizes=SIZES, progress=None,
+               cache_bytes: int = 0) -> dict:
     """Measure a GCM drop; return the manifest `metrics` block (see the module docstring).
 
     `firmware` may be one already linked by validation (``toolchain.build_firmware`` of the same
     header); otherwise it is built in `workdir`. `progress`, when given, is called with a short
-    line before each measurement."""
+    line before each measurement. `cache_bytes` is the FACE RAM the generator declared
+    (gen/kernels/face/aes_face.cache_bytes; the manifest's figure for a drop read from disk)."""
     header_path, workdir = Path(header_path), Path(workdir)
     say = progress or (lambda _msg: None)
     if keybits not in (128, 192, 256):
@@ -242,15 +226,16 @@ def bench_drop(header_path: Path, prefix: str, target: str, keybits: int, workdi
         "rodata_bytes": sizes_info["rodata_bytes"],
         "ctx_bytes": ctx_bytes,
         "table_bytes": 0,
-        "cache_bytes": face_cache_bytes(header_path.read_text()),
+        "cache_bytes": cache_bytes,
         "stack_bytes": b.stack,
     }
 
 
 def bench_header_text(header: str, name: str, prefix: str, target: str, keybits: int,
-                      progress=None) -> dict:
+                      progress=None, cache_bytes: int = 0) -> dict:
     """`bench_drop` for header text (a drop read from disk), in a temporary folder."""
     with tempfile.TemporaryDirectory(prefix="slicegen-bench-") as tmp:
         hpath = Path(tmp) / f"{name}.h"
         hpath.write_text(header)
-        return bench_drop(hpath, prefix, target, keybits, Path(tmp), progress=progress)
+        return bench_drop(hpath, prefix, target, keybits, Path(tmp), progress=progress,
+                          cache_bytes=cache_bytes)

@@ -701,20 +701,30 @@ def check_drop(header_path, prefix: str, target: str, keybits: int, rk_words: in
     Stops at the first divergence.  `only` filters checks by name (tests); `extra_lengths`
     adds one-shot encrypt checks of those message lengths (e.g. 4128 for FACE drops, whose
     cache is refreshed every 256 counter blocks)."""
-    t0 = time.time()
     if firmware is None:
         wd = Path(workdir) / "ct"
         wd.mkdir(parents=True, exist_ok=True)
         firmware = build_firmware(Path(header_path), prefix, target, wd)
+
+    def checks(session: Session):
+        ctx_bytes = max(4 * (rk_words + hk_words), firmware.symbols.get("sg_ctx", (0, 0))[1])
+        stream_bytes = max(256, firmware.symbols.get("sg_stream", (0, 0))[1])
+        d = _Drop(session, keybits // 8, ctx_bytes, stream_bytes, seed)
+        return _drop_checks(d, keybits // 8, extra_lengths)
+    return run_checks(firmware, prefix, checks, runs, only)
+
+
+def run_checks(firmware: Firmware, prefix: str, make_checks, runs: int = 8,
+               only: Callable[[str], bool] | None = None) -> CtReport:
+    """Run every check that ``make_checks(session)`` lists ((name, secrets, run) triples, as
+    ``_drop_checks``) `runs` times on a fresh machine; stop at the first divergence."""
+    t0 = time.time()
     if runs < 2:
         raise ValueError("a constant-time check needs at least 2 runs")
     machine = Machine(firmware.core, firmware.image)
     session = Session(machine, firmware, prefix)
-    ctx_bytes = max(4 * (rk_words + hk_words), firmware.symbols.get("sg_ctx", (0, 0))[1])
-    stream_bytes = max(256, firmware.symbols.get("sg_stream", (0, 0))[1])
-    d = _Drop(session, keybits // 8, ctx_bytes, stream_bytes, seed)
     report = CtReport(status="verified", runs=runs, core=firmware.core)
-    for name, secrets, run in _drop_checks(d, keybits // 8, extra_lengths):
+    for name, secrets, run in make_checks(session):
         if only is not None and not only(name):
             continue
         res = check_runs(session, name, run, runs, secrets)

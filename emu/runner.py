@@ -6,15 +6,15 @@ from pathlib import Path
 
 from emu.machine import Machine
 from emu.toolchain import Firmware
-from emu.vectors import Case, encode, decode, result_size
+from emu import vectors
 
 BATCH_BYTES = 3 * 1024 * 1024
 
 
-def batches(cases: list[Case]):
+def batches(cases: list, codec=vectors):
     batch, size = [], 0
     for c in cases:
-        n = len(encode([c]))
+        n = len(codec.encode([c]))
         if batch and size + n > BATCH_BYTES:
             yield batch
             batch, size = [], 0
@@ -25,41 +25,44 @@ def batches(cases: list[Case]):
 
 
 class EmuRunner:
-    """The batch driver in Unicorn; one emu_start per batch."""
+    """The batch driver in Unicorn; one emu_start per batch. ``codec`` packs cases and unpacks
+    results for the driver (emu/vectors.py for GCM, emu/blockcipher.Codec for block ciphers)."""
 
-    def __init__(self, firmware: Firmware):
+    def __init__(self, firmware: Firmware, codec=vectors):
+        self.codec = codec
         self.firmware = firmware
         self.machine = Machine(firmware.core, firmware.image)
         self.entry = firmware.addr("sg_run_batch")
         self.max_stack = 0
 
-    def run(self, cases: list[Case]) -> list[tuple[int, bytes, bytes]]:
+    def run(self, cases: list) -> list[tuple]:
         results = []
-        for batch in batches(cases):
+        for batch in batches(cases, self.codec):
             m = self.machine
             m.reset_buffers()
-            blob = encode(batch)
+            blob = self.codec.encode(batch)
             src = m.alloc(len(blob), blob, readonly=True)
-            dst = m.alloc(result_size(batch))
+            dst = m.alloc(self.codec.result_size(batch))
             m.call(self.entry, src, len(batch), dst, timeout_s=300.0)
             self.max_stack = max(self.max_stack, m.stack_used)
-            results += decode(batch, m.read(dst, result_size(batch)))
+            results += self.codec.decode(batch, m.read(dst, self.codec.result_size(batch)))
         return results
 
 
 class HostRunner:
     """The same driver compiled for the host, through ctypes."""
 
-    def __init__(self, library: Path):
+    def __init__(self, library: Path, codec=vectors):
+        self.codec = codec
         self.lib = ctypes.CDLL(str(library))
         self.lib.sg_run_batch.argtypes = [ctypes.c_char_p, ctypes.c_uint32, ctypes.c_char_p]
         self.lib.sg_run_batch.restype = ctypes.c_uint32
 
-    def run(self, cases: list[Case]) -> list[tuple[int, bytes, bytes]]:
+    def run(self, cases: list) -> list[tuple]:
         results = []
-        for batch in batches(cases):
-            blob = encode(batch)
-            out = ctypes.create_string_buffer(result_size(batch))
+        for batch in batches(cases, self.codec):
+            blob = self.codec.encode(batch)
+            out = ctypes.create_string_buffer(self.codec.result_size(batch))
             self.lib.sg_run_batch(blob, len(batch), out)
-            results += decode(batch, out.raw)
+            results += self.codec.decode(batch, out.raw)
         return results

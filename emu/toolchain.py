@@ -87,14 +87,16 @@ def drop_sizes(header: Path, prefix: str, target: str, workdir: Path) -> dict:
 
 
 def build_firmware(header: Path, prefix: str, target: str, workdir: Path,
-                   extra_sources: tuple[Path, ...] = ()) -> Firmware:
-    """Link the batch driver (plus any extra C files) with the drop for the emulated core."""
+                   extra_sources: tuple[Path, ...] = (), driver: Path = DRIVER,
+                   defines: tuple[str, ...] = ()) -> Firmware:
+    """Link a batch driver (the GCM one by default; plus any extra C files and ``-D`` defines)
+    with the drop for the emulated core."""
     core = core_of(target)
     ld = workdir / "link.ld"
     ld.write_text(layout.LINKER_SCRIPT)
     elf = workdir / "fw.elf"
     run([tool(ARM_GCC), *CORE_FLAGS[core], *STRICT, "-ffreestanding", "-nostdlib", "-nostartfiles",
-         *driver_defines(header, prefix), "-T", str(ld), str(DRIVER), *map(str, extra_sources),
+         *driver_defines(header, prefix), *defines, "-T", str(ld), str(driver), *map(str, extra_sources),
          "-lgcc", "-o", str(elf)], workdir)
     sizes = run([tool("arm-none-eabi-size"), "-A", str(elf)], workdir)
     for line in sizes.splitlines():
@@ -120,10 +122,11 @@ def elf_symbols(elf: Path, workdir: Path) -> dict[str, tuple[int, int]]:
     return symbols
 
 
-def build_host_library(header: Path, prefix: str, workdir: Path) -> Path:
+def build_host_library(header: Path, prefix: str, workdir: Path, driver: Path = DRIVER,
+                       defines: tuple[str, ...] = ()) -> Path:
     """The same driver as a host shared library (portable target), for ctypes."""
     lib = workdir / "driver_host.so"
-    run([tool("gcc"), *STRICT, "-shared", "-fPIC", *driver_defines(header, prefix), str(DRIVER),
+    run([tool("gcc"), *STRICT, "-shared", "-fPIC", *driver_defines(header, prefix), *defines, str(driver),
          "-o", str(lib)], workdir)
     return lib
 

@@ -13,10 +13,8 @@ from gen import generate
 from gen.config import Config
 from gen.drop import write_drop
 from gen.version import GENERATOR_VERSION
-from emu import toolchain
-from emu.validate import validate, progress
-from emu.bench import bench_drop
-from emu.ct import check_drop
+from emu import scenarios
+from emu.validate import progress
 
 
 class ConstantTimeError(Exception):
@@ -49,28 +47,30 @@ def manifest_for(config: Config, ks, report, metrics: dict, ct_check: str) -> di
 def build(config: Config, command: str, out_dir: Path) -> BuildResult:
     progress(f"{config.name}: generating")
     header, ks = generate.header(config, command)
+    scenario = scenarios.for_mode(config.mode)
     with tempfile.TemporaryDirectory(prefix="slicegen-") as tmp:
         work = Path(tmp)
         hpath = work / f"{config.name}.h"
         hpath.write_text(header)
+        drop = scenarios.Drop(hpath, config.prefix, config.target, config.spec, config.mode, config.sha256(),
+                              ks.ct_extra_lengths, ks.rk_words + (ks.ghash.words if ks.ghash else 0))
         progress(f"{config.name}: compiling")
-        firmware = toolchain.build_firmware(hpath, config.prefix, config.target, work)
+        firmware = scenario.firmware(drop, work)
         progress(f"{config.name}: validating")
-        report = validate(hpath, config.prefix, config.target, config.keybits, config.sha256(), work,
-                          firmware=firmware)
+        report = scenario.validate(drop, work, firmware)
         progress(f"{config.name}: constant-time check (trace equivalence)")
-        ct = check_drop(hpath, config.prefix, config.target, config.keybits, ks.rk_words, ks.hk_words,
-                        work, firmware=firmware, extra_lengths=ks.ct_extra_lengths)
+        ct = scenario.constant_time(drop, work, firmware)
         if config.constant_time and not ct.verified:
             raise ConstantTimeError(f"claims constant time but the checker disagrees:\n{ct}")
         progress(f"{config.name}: measuring (cycle model)")
-        metrics = bench_drop(hpath, config.prefix, config.target, config.keybits, work, firmware=firmware)
+        metrics = scenario.bench(drop, work, firmware, cache_bytes=ks.cache_bytes)
         metrics["round_key_bytes"] = 4 * ks.rk_words
-        metrics["ghash_key_bytes"] = 4 * ks.hk_words
+        if ks.ghash:
+            metrics["ghash_key_bytes"] = 4 * ks.ghash.words
         if ks.kernel_cycles:                  # the generator's figures of its asm kernels
             metrics["kernel_cycles"] = dict(ks.kernel_cycles)
-        if not config.constant_time:          # the per-key GHASH tables live in the context
-            metrics["table_bytes"] = 4 * ks.hk_words
+        if ks.ghash and not config.constant_time:   # the per-key GHASH tables live in the context
+            metrics["table_bytes"] = 4 * ks.ghash.words
     manifest = manifest_for(config, ks, report, metrics, ct.status)
     path = write_drop(out_dir, config.name, header, manifest)
     return BuildResult(config, path, manifest)

@@ -13,6 +13,7 @@ import tomllib
 from dataclasses import dataclass, asdict
 from pathlib import Path
 
+from gen import ciphers
 from gen.errors import ConfigError
 
 CIPHERS = ("aes128", "aes192", "aes256", "rijndael256", "speedy5", "speedy6", "speedy7")
@@ -65,8 +66,9 @@ class Config:
         return self.name.replace("-", "_")
 
     @property
-    def keybits(self) -> int:
-        return int(self.cipher[3:]) if self.cipher.startswith("aes") else 0
+    def spec(self):
+        """The cipher as data (gen/ciphers): block and key sizes, rounds, reference model."""
+        return ciphers.get(self.cipher)
 
     @property
     def constant_time(self) -> bool:

@@ -20,7 +20,7 @@ SCHEDULED_TARGETS = ("cortex-m4", "cortex-m3")
 
 
 def schedule_cycles(config: Config, seed: int) -> int:
-    code = aes_thumb2.thumb2(config.prefix, config.keybits, config.slicing, config.target, seed)
+    code = aes_thumb2.thumb2(config.prefix, 8 * config.spec.key_bytes, config.slicing, config.target, seed)
     return code.stats["thumb2"]["cycles"]
 
 

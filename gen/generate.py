@@ -1,6 +1,7 @@
 """Config -> header text. Pure and deterministic: same config and command, same bytes."""
 from __future__ import annotations
 
+from gen import modes
 from gen.config import Config
 from gen.templating import render
 from gen.version import GENERATOR_VERSION
@@ -15,10 +16,11 @@ def kernel_set(config: Config) -> KernelSet:
 
 
 def header(config: Config, command: str) -> tuple[str, KernelSet]:
+    """The drop's text: the frame (templates/drop.h.j2) around the mode's API and glue
+    (gen/modes) over the target's kernels (gen/targets)."""
     ks = kernel_set(config)
+    mode = modes.get(config.mode)
     p = config.prefix
-    glue = render("gcm_glue.c.j2", p=p, P=p.upper(), face=config.face, ctr_pairs=ks.ctr_pairs,
-                  zero32_asm=ks.zero32_asm)
     option_lines = [("cipher", config.cipher), ("mode", config.mode), ("target", config.target)]
     option_lines += [(k, str(v)) for k, v in config.options().items()]
     text = render(
@@ -27,8 +29,7 @@ def header(config: Config, command: str) -> tuple[str, KernelSet]:
         config_sha256=config.sha256(), option_lines=option_lines,
         constant_time=config.constant_time,
         not_ct_reason=f"GHASH {config.ghash} indexes tables by secret data",
-        P=p.upper(), p=p, target_guard=ks.target_guard, keybytes=config.keybits // 8,
-        rk_words=ks.rk_words, hk_words=ks.hk_words, rk_comment=ks.rk_comment,
-        hk_comment=ks.hk_comment, kernel_sections=ks.sections, glue=glue, face=config.face,
+        P=p.upper(), p=p, target_guard=ks.target_guard, api=mode.api(config, ks),
+        kernel_sections=ks.sections, glue=mode.glue(config, ks),
     )
     return text, ks

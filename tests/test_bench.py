@@ -42,7 +42,7 @@ def drop(tmp_path_factory):
 @pytest.fixture(scope="module")
 def metrics(drop, tmp_path_factory):
     path, config, _ = drop
-    return bench_drop(path / f"{config.name}.h", config.prefix, config.target, config.keybits,
+    return bench_drop(path / f"{config.name}.h", config.prefix, config.target, 8 * config.spec.key_bytes,
                       tmp_path_factory.mktemp("bench1"))
 
 
@@ -74,7 +74,7 @@ def test_decrypt_metrics(metrics):
 
 def test_ctx_and_stack_sizes(drop, metrics):
     _, _, ks = drop
-    assert metrics["ctx_bytes"] == 4 * (ks.rk_words + ks.hk_words)
+    assert metrics["ctx_bytes"] == 4 * (ks.rk_words + ks.ghash.words)
     assert 64 <= metrics["stack_bytes"] < 16 * 1024
 
 
@@ -103,7 +103,7 @@ def test_cycles_per_byte_plausible(metrics):
 
 def test_deterministic(drop, metrics, tmp_path):
     path, config, _ = drop
-    again = bench_drop(path / f"{config.name}.h", config.prefix, config.target, config.keybits, tmp_path,
+    again = bench_drop(path / f"{config.name}.h", config.prefix, config.target, 8 * config.spec.key_bytes, tmp_path,
                        sizes=(16, 64, 256, 1024, 4096, 8192))
     assert again == metrics
 
@@ -111,7 +111,7 @@ def test_deterministic(drop, metrics, tmp_path):
 def test_bench_rejects_a_missing_function(drop, tmp_path):
     path, config, _ = drop
     with pytest.raises(bench.BenchError, match="no function"):
-        bench_drop(path / f"{config.name}.h", config.prefix, config.target, config.keybits, tmp_path,
+        bench_drop(path / f"{config.name}.h", config.prefix, config.target, 8 * config.spec.key_bytes, tmp_path,
                    firmware=_renamed_firmware(path, config, tmp_path))
 
 
@@ -217,7 +217,7 @@ def _split_encrypt(fw, config, n=4096):
     """(total, by_function) of one `encrypt` of n bytes, as bench_drop measures it."""
     b = bench._Bench(fw, config.prefix)
     m = b.machine
-    kl = config.keybits // 8
+    kl = config.spec.key_bytes
     ctx = m.alloc(8192)
     key = m.alloc(kl, bench._pattern(kl, 1), readonly=True)
     b.measure("init", ctx, key, kl)
@@ -280,7 +280,7 @@ def face_metrics(tmp_path_factory):
     header, _ = generate.header(config, f"slicegen build {FACE_PRESET}")
     out = tmp_path_factory.mktemp("face")
     path = write_drop(out, config.name, header, {"name": config.name, "metrics": {}})
-    met = bench_drop(path / f"{config.name}.h", config.prefix, config.target, config.keybits,
+    met = bench_drop(path / f"{config.name}.h", config.prefix, config.target, 8 * config.spec.key_bytes,
                      tmp_path_factory.mktemp("benchface"), sizes=(16, 256, 4096))
     return path, config, met
 
@@ -319,17 +319,17 @@ def test_report_face_table_shows_gctr(drop, metrics, face_metrics):
 
 
 def test_face_cache_bytes_counts_stream_and_ctx():
-    """FACE RAM: the stream's FACE words (state, per-run constants, r2 table) and the key-only
-    parts in the ctx (filled by init: the r1 table, the r2 round-1 S-box planes)."""
-    r2 = ("typedef struct {\n    uint32_t rk[88];\n    uint32_t hk[288];\n    uint32_t face_sv[64];\n} p_ctx;\n"
-          "typedef struct {\n    const p_ctx *ctx;\n    uint32_t ctr, state;\n"
-          "    uint32_t face_on, face_ok, face_hi, face_groups, face_fast;\n"
-          "    uint32_t face_fs[40];\n    uint32_t face_tab[1024];\n} p_stream;\n")
-    r1 = ("typedef struct {\n    uint32_t rk[88];\n    uint32_t hk[288];\n    uint32_t face_tab[256];\n} p_ctx;\n"
-          "typedef struct {\n    const p_ctx *ctx;\n    uint32_t ctr, state;\n"
-          "    uint32_t face_on, face_ok, face_hi, face_groups, face_fast;\n"
-          "    uint32_t face_fs[16];\n} p_stream;\n")
-    off = "typedef struct {\n    uint32_t rk[88];\n} p_ctx;\ntypedef struct {\n    uint32_t ctr;\n} p_stream;\n"
-    assert bench.face_cache_bytes(r2) == 4 * (64 + 5 + 40 + 1024)
-    assert bench.face_cache_bytes(r1) == 4 * (5 + 16 + 256)
-    assert bench.face_cache_bytes(off) == 0
+    """FACE RAM comes from the kernels' layout (no header read-back): the stream's FACE words
+    (state, per-run constants, r2 table) and the key-only parts in the ctx (the r1 table, the r2
+    round-1 S-box planes); the structs the GCM API declares have exactly those arrays."""
+    from gen.kernels.face import aes_face
+    from gen.modes import gcm
+    assert aes_face.cache_bytes("r2") == 4 * (64 + 5 + 40 + 1024)
+    assert aes_face.cache_bytes("r1") == 4 * (5 + 16 + 256)
+    assert aes_face.cache_bytes("off") == 0
+    for name, arrays in (("aes128gcm-m4-ffs-face-r2", ("face_sv[64]", "face_fs[40]", "face_tab[1024]")),
+                         ("aes128gcm-m4-ffs-face-r1", ("face_tab[256]", "face_fs[16]"))):
+        config = presets.preset(name)
+        api = gcm.api(config, generate.kernel_set(config))
+        for arr in arrays:
+            assert f"uint32_t {arr};" in api, (name, arr)

@@ -298,7 +298,7 @@ def _drop(tmp_path: Path, patch=None, name="aes128gcm-portable"):
 
 def test_portable_aes128_drop_is_verified(tmp_path):
     h, cfg, ks = _drop(tmp_path)
-    rep = ct.check_drop(h, cfg.prefix, cfg.target, cfg.keybits, ks.rk_words, ks.hk_words, tmp_path)
+    rep = ct.check_drop(h, cfg.prefix, cfg.target, 8 * cfg.spec.key_bytes, ks.rk_words, ks.ghash.words, tmp_path)
     assert rep.status == "verified", str(rep)
     assert set(rep.checked) == {"init", "wipe", "encrypt", "decrypt", "start", "aad", "update", "finish",
                                 "finish_verify", "ecb_encrypt", "ghash"}
@@ -320,7 +320,7 @@ def _table_ghash(text: str, prefix: str) -> str:
 
 def test_table_ghash_drop_is_not_constant_time(tmp_path):
     h, cfg, ks = _drop(tmp_path, _table_ghash)
-    rep = ct.check_drop(h, cfg.prefix, cfg.target, cfg.keybits, ks.rk_words, ks.hk_words, tmp_path,
+    rep = ct.check_drop(h, cfg.prefix, cfg.target, 8 * cfg.spec.key_bytes, ks.rk_words, ks.ghash.words, tmp_path,
                         runs=4, only=lambda n: n.startswith(("ghash", "init", "encrypt iv12 len16")))
     assert rep.status == "not-constant-time", str(rep)
     d = rep.divergence
@@ -338,7 +338,7 @@ def _early_exit_tag_compare(text: str, prefix: str) -> str:
 
 def test_wrong_tag_byte_0_and_15_must_trace_the_same(tmp_path):
     h, cfg, ks = _drop(tmp_path, _early_exit_tag_compare)
-    rep = ct.check_drop(h, cfg.prefix, cfg.target, cfg.keybits, ks.rk_words, ks.hk_words, tmp_path,
+    rep = ct.check_drop(h, cfg.prefix, cfg.target, 8 * cfg.spec.key_bytes, ks.rk_words, ks.ghash.words, tmp_path,
                         runs=2, only=lambda n: n.startswith(("decrypt", "stream decrypt")))
     assert rep.status == "not-constant-time", str(rep)
     d = rep.divergence

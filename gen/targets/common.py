@@ -1,17 +1,32 @@
-"""What a target hands to the header template."""
+"""What a target hands to the mode layer (gen/modes) and the header frame: the kernels' C text
+and the facts the glue and the structs are sized by, all read off the kernels (no literals)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 
 @dataclass
+class GhashPart:
+    """GHASH's key material in the ctx (GCM only)."""
+    words: int
+    comment: str
+
+
+@dataclass
 class KernelSet:
     sections: list[str]      # C (and file-scope __asm__) text, in order
-    rk_words: int
-    hk_words: int
-    rk_comment: str
-    hk_comment: str
     target_guard: str
+    block_bytes: int         # the cipher's block
+    blocks_per_call: int     # blocks one call of the block kernel encrypts
+    rk_words: int            # round-key words in the ctx
+    rk_comment: str
+    #: the C names of the block kernel: ``keyschedule(uint32_t *rk, const uint8_t *key)`` and
+    #: ``encrypt(const uint32_t *rk, uint8_t *out, const uint8_t *in)`` (blocks_per_call blocks)
+    keyschedule: str = "aes_keyschedule"
+    encrypt: str = "aes_encrypt2"
+    ghash: GhashPart | None = None
+    #: FACE's table and constant sizes in words (GCM with face on): table, fs, sv, entry
+    face_words: dict = field(default_factory=dict)
     ct_extra_lengths: tuple[int, ...] = ()   # message lengths the constant-time check adds (FACE)
     #: the target has ``{p}_ctr_pairs(rk, out, cb, in, n)`` (counter mode over n pairs, XOR fused,
     #: looped in generated code); without it the glue runs ``keystream2`` + ``xor32`` per pair
@@ -22,6 +37,8 @@ class KernelSet:
     #: the generator's own cycle-model figures of its asm kernels (gen/sched/timing.py), for the
     #: manifest's ``metrics.kernel_cycles``; empty for targets without generated asm
     kernel_cycles: dict = field(default_factory=dict)
+    #: RAM of caches beyond ctx (FACE), for the manifest's ``cache_bytes``
+    cache_bytes: int = 0
 
 
 def ct_extra_lengths(face: str) -> tuple[int, ...]:

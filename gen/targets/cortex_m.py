@@ -14,7 +14,8 @@ from gen.kernels.face import thumb2 as face_thumb2
 from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.kernels.ghash import thumb2 as ghash_thumb2
 from gen.kernels import wipe
-from gen.targets.common import KernelSet, ct_extra_lengths
+from gen.kernels.face import aes_face
+from gen.targets.common import GhashPart, KernelSet, ct_extra_lengths
 
 HK_COMMENT = {
     "ctmul": "H-derived words for the constant-time holes multiply",
@@ -42,24 +43,28 @@ def kernels(config: Config) -> KernelSet:
     core = config.target
     if core not in ("cortex-m4", "cortex-m3"):
         raise ValueError(f"cortex_m.kernels: target must be cortex-m4 or cortex-m3 (got {core!r})")
-    aes = aes_thumb2.thumb2(config.prefix, config.keybits, config.slicing, core, config.seed)
+    keybits = 8 * config.spec.key_bytes
+    aes = aes_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
     gh = ghash_thumb2.thumb2(config.prefix, config.ghash, core)
-    ctr = aes_ctr_thumb2.thumb2(config.prefix, config.keybits, config.slicing, core, config.seed)
+    ctr = aes_ctr_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
     sections = [wipe.zero32_thumb2(config.prefix), aes.code, gh.code, ctr.code]
     figures = {"aes_encrypt2_call": aes.stats["thumb2"]["cycles"], "ctr_pairs_per_pair": ctr.pair_cycles}
     if config.face != "off":
-        text, face = face_thumb2.face_thumb2(config.prefix, config.keybits, config.slicing, config.face, core,
+        text, face = face_thumb2.face_thumb2(config.prefix, keybits, config.slicing, config.face, core,
                                  ctr.call_cycles, config.seed)
         sections.append(text)
         figures.update(face_setup=face["setup"]["cycles"], face_fill_group=face["fill"]["cycles"],
                        face_encrypt2_per_pair=face["encrypt2_loop_step"])
     return KernelSet(
         sections=sections,
-        rk_words=aes.rk_words,
-        hk_words=gh.hk_words,
-        rk_comment=f"fixsliced ({config.slicing}) round keys, {aes.nr + 1} x 8 words",
-        hk_comment=HK_COMMENT[config.ghash],
         target_guard=target_guard(core),
+        block_bytes=16,
+        blocks_per_call=2,
+        rk_words=aes.rk_words,
+        rk_comment=f"fixsliced ({config.slicing}) round keys, {aes.nr + 1} x 8 words",
+        ghash=GhashPart(gh.hk_words, HK_COMMENT[config.ghash]),
+        face_words={} if config.face == "off" else aes_face.layout(config.face),
+        cache_bytes=aes_face.cache_bytes(config.face),
         ct_extra_lengths=ct_extra_lengths(config.face),
         ctr_pairs=True,
         zero32_asm=True,

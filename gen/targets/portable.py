@@ -12,22 +12,35 @@ from gen.kernels.aes import fixsliced as aes_fixsliced
 from gen.kernels import ctr_xor
 from gen.kernels.ghash import ctmul as ghash_ctmul
 from gen.kernels import wipe
-from gen.targets.common import KernelSet, ct_extra_lengths
+from gen.targets.common import GhashPart, KernelSet, ct_extra_lengths
 
 TARGET_GUARD = "/* target: portable C99 (any compiler with uint32_t and uint64_t) */"
 
 
 def kernels(config: Config) -> KernelSet:
-    aes = aes_fixsliced.portable_c(config.prefix, config.keybits, config.slicing)
+    return FAMILIES[config.spec.family](config)
+
+
+def aes_kernels(config: Config) -> KernelSet:
+    """Fixsliced AES (two blocks per call) and, for GCM, the ctmul GHASH and FACE."""
+    keybits = 8 * config.spec.key_bytes
+    aes = aes_fixsliced.portable_c(config.prefix, keybits, config.slicing)
     gh = ghash_ctmul.portable_c(config.prefix, "ctmul64")
     return KernelSet(
         sections=[aes.code, gh.code, ctr_xor.c(config.prefix)] + ([] if config.face == "off" else [
             wipe.zero32_c(config.prefix),
-            aes_face.portable_c(config.prefix, config.keybits, config.slicing, config.face).code]),
-        rk_words=aes.rk_words,
-        hk_words=gh.hk_words,
-        rk_comment=f"fixsliced ({config.slicing}) round keys, {aes.nr + 1} x 8 words",
-        hk_comment="H-derived words for the constant-time holes multiply (ctmul64)",
+            aes_face.portable_c(config.prefix, keybits, config.slicing, config.face).code]),
         target_guard=TARGET_GUARD,
+        block_bytes=16,
+        blocks_per_call=2,
+        rk_words=aes.rk_words,
+        rk_comment=f"fixsliced ({config.slicing}) round keys, {aes.nr + 1} x 8 words",
+        ghash=GhashPart(gh.hk_words, "H-derived words for the constant-time holes multiply (ctmul64)"),
+        face_words={} if config.face == "off" else aes_face.layout(config.face),
+        cache_bytes=aes_face.cache_bytes(config.face),
         ct_extra_lengths=ct_extra_lengths(config.face),
     )
+
+
+#: the kernels of each cipher family on this target (one registration line per family)
+FAMILIES = {"aes": aes_kernels}

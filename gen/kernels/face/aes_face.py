@@ -102,6 +102,24 @@ DEPTHS = ("r1", "r2")
 ENTRY_WORDS = {"r1": 1, "r2": 4}
 FS_WORDS = {"r1": 16, "r2": 40}
 SV_WORDS = 64                               # r2: s planes of the 8 groups (parity 1), in the ctx
+STATE_WORDS = 5                             # the glue's face_on, face_ok, face_hi, face_groups, face_fast
+
+
+def layout(depth: str) -> dict:
+    """Sizes in words of FACE's RAM, for the structs the GCM API declares: ``table`` (r1: in the
+    ctx, filled by init; r2: in the stream), ``fs`` (per-run constants), ``sv`` (r2: in the ctx),
+    ``entry`` (words per table entry), ``state`` (the glue's bookkeeping words)."""
+    check_depth(depth)
+    return {"table": 256 * ENTRY_WORDS[depth], "fs": FS_WORDS[depth],
+            "sv": SV_WORDS if depth == "r2" else 0, "entry": ENTRY_WORDS[depth], "state": STATE_WORDS}
+
+
+def cache_bytes(depth: str) -> int:
+    """FACE's RAM in bytes (0 for off): every part of ``layout``, ctx and stream."""
+    if depth == "off":
+        return 0
+    words = layout(depth)
+    return 4 * (words["table"] + words["fs"] + words["sv"] + words["state"])
 GROUP = 32                                  # table entries filled by one face_fill call
 M1_COEF = (1, 1, 3, 2)                      # round 1: row r of column 0 gets M1_COEF[r] * s
 V_LANES = (0xAAAAAAAA, 0xCCCCCCCC, 0xF0F0F0F0, 0xFF00FF00, 0xFFFF0000)   # bits 0..4 of lane

@@ -1,0 +1,88 @@
+"""Which checks and figures a drop gets, chosen by its mode (and cipher): GCM drops the NIST
+CAVP files, McGrew-Viega, pyca differential cases, the GCM trace checks and the GCM benchmark;
+block-cipher drops (ecb, ctr) their cipher's known answers, random cases against its reference
+model, the block trace checks and the block benchmark. Registering a mode is one line in
+SCENARIOS."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from emu import blockcipher, toolchain
+from emu.bench import bench_drop
+from emu.ct import CtReport, check_drop
+from emu.ct_block import check_block_drop
+from emu.validate import Report, progress, validate
+
+
+@dataclass
+class Drop:
+    """What the checks need to know of a drop (from a Config and its KernelSet, or a manifest)."""
+    header: Path
+    prefix: str
+    target: str
+    spec: object            # gen.ciphers CipherSpec
+    mode: str
+    config_sha256: str
+    ct_extra_lengths: tuple[int, ...] = ()
+    ctx_words: int = 0      # lower bound of sizeof(ctx) for the GCM checker (0: read the firmware)
+
+
+def drop_from_manifest(header: Path, manifest: dict) -> Drop:
+    """The checks' view of a drop read from disk (`slicegen validate`, `slicegen bench`)."""
+    from gen import ciphers
+    from gen.targets.common import ct_extra_lengths
+    return Drop(header, manifest["prefix"], manifest["target"], ciphers.get(manifest["cipher"]),
+                manifest.get("mode", "gcm"), manifest["config_sha256"],
+                ct_extra_lengths(manifest.get("options", {}).get("face", "off")))
+
+
+def seed_of(config_sha256: str) -> int:
+    return int(hashlib.sha256(config_sha256.encode()).hexdigest()[:8], 16)
+
+
+class Gcm:
+    @staticmethod
+    def firmware(d: Drop, work: Path) -> toolchain.Firmware:
+        return toolchain.build_firmware(d.header, d.prefix, d.target, work)
+
+    @staticmethod
+    def validate(d: Drop, work: Path, fw) -> Report:
+        return validate(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, d.config_sha256, work, firmware=fw)
+
+    @staticmethod
+    def constant_time(d: Drop, work: Path, fw) -> CtReport:
+        return check_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, d.ctx_words, 0, work,
+                          firmware=fw, extra_lengths=d.ct_extra_lengths)
+
+    @staticmethod
+    def bench(d: Drop, work: Path, fw, cache_bytes: int = 0) -> dict:
+        return bench_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work, firmware=fw,
+                          cache_bytes=cache_bytes)
+
+
+class Block:
+    @staticmethod
+    def firmware(d: Drop, work: Path) -> toolchain.Firmware:
+        return blockcipher.firmware(d.header, d.prefix, d.target, d.spec, d.mode, work)
+
+    @staticmethod
+    def validate(d: Drop, work: Path, fw) -> Report:
+        return blockcipher.validate(d.header, d.prefix, d.target, d.spec, d.mode, seed_of(d.config_sha256),
+                                    work, fw, progress=progress)
+
+    @staticmethod
+    def constant_time(d: Drop, work: Path, fw) -> CtReport:
+        return check_block_drop(fw, d.prefix, d.spec, d.mode)
+
+    @staticmethod
+    def bench(d: Drop, work: Path, fw, cache_bytes: int = 0) -> dict:
+        return blockcipher.bench(d.header, d.prefix, d.target, d.spec, d.mode, work, fw)
+
+
+SCENARIOS = {"gcm": Gcm, "ecb": Block, "ctr": Block}
+
+
+def for_mode(mode: str):
+    return SCENARIOS[mode]

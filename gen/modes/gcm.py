@@ -1,0 +1,28 @@
+"""GCM (NIST SP 800-38D) over a 16-byte block cipher and a GHASH kernel: the API of SPEC §5 and
+the glue in templates/gcm_glue.c.j2. Stream buffers are sized by the kernels' block and width."""
+from __future__ import annotations
+
+from gen.config import Config
+from gen.templating import render
+from gen.targets.common import KernelSet
+
+
+def _check(ks: KernelSet) -> None:
+    if ks.block_bytes != 16 or ks.ghash is None:
+        raise ValueError("GCM needs a 16-byte block cipher and a GHASH kernel")
+
+
+def api(config: Config, ks: KernelSet) -> str:
+    _check(ks)
+    p = config.prefix
+    return render("gcm_api.h.j2", p=p, P=p.upper(), keybytes=config.spec.key_bytes,
+                  rk_words=ks.rk_words, rk_comment=ks.rk_comment, hk_words=ks.ghash.words,
+                  hk_comment=ks.ghash.comment, face=config.face, face_words=ks.face_words,
+                  block=ks.block_bytes, per_call=ks.blocks_per_call)
+
+
+def glue(config: Config, ks: KernelSet) -> str:
+    _check(ks)
+    p = config.prefix
+    return render("gcm_glue.c.j2", p=p, P=p.upper(), face=config.face, ctr_pairs=ks.ctr_pairs,
+                  zero32_asm=ks.zero32_asm)
