@@ -46,6 +46,10 @@ for _bits in ("aes128", "aes192", "aes256"):          # fixsliced AES in Thumb-2
         SUPPORTED[(_bits, "gcm", _core)] = {"slicing": ("ffs", "sfs"), "face": ("off", "r1", "r2"),
                                             "ghash": ("ctmul", "table4", "table8")}
 
+for _cipher in ("rijndael256", "speedy5", "speedy6", "speedy7"):   # bitsliced block ciphers (issue 14)
+    for _mode in ("ecb", "ctr"):
+        SUPPORTED[(_cipher, _mode, "portable")] = {}
+
 NOT_CONSTANT_TIME_GHASH = ("table4", "table8")
 
 
@@ -76,7 +80,14 @@ class Config:
         return self.ghash not in NOT_CONSTANT_TIME_GHASH
 
     def options(self) -> dict:
-        return {"slicing": self.slicing, "face": self.face, "ghash": self.ghash, "seed": self.seed}
+        """The options that apply to this cipher and mode (SPEC §3's flattened form)."""
+        opts = {}
+        if self.spec.family == "aes":
+            opts["slicing"] = self.slicing
+        if self.mode == "gcm":
+            opts.update(face=self.face, ghash=self.ghash)
+        opts["seed"] = self.seed
+        return opts
 
     def canonical(self) -> str:
         """Canonical JSON form: sorted keys, no spaces; the input of the config hash."""
@@ -87,12 +98,14 @@ class Config:
 
     def toml(self) -> str:
         """The configuration as a TOML file that loads back to the same Config."""
-        return (
-            f'name = "{self.name}"\ncipher = "{self.cipher}"\nmode = "{self.mode}"\n'
-            f'target = "{self.target}"\n\n[aes]\nslicing = "{self.slicing}"\n\n'
-            f'[ctr]\nface = "{self.face}"\n\n[ghash]\nimpl = "{self.ghash}"\n\n'
-            f"[schedule]\nseed = {self.seed}\n"
-        )
+        opts = self.options()
+        text = (f'name = "{self.name}"\ncipher = "{self.cipher}"\nmode = "{self.mode}"\n'
+                f'target = "{self.target}"\n\n')
+        if "slicing" in opts:
+            text += f'[aes]\nslicing = "{self.slicing}"\n\n'
+        if "face" in opts:
+            text += f'[ctr]\nface = "{self.face}"\n\n[ghash]\nimpl = "{self.ghash}"\n\n'
+        return text + f"[schedule]\nseed = {self.seed}\n"
 
 
 def _choice(where: str, value, allowed) -> None:
@@ -147,6 +160,10 @@ def check_supported(config: Config, origin: str = "config") -> None:
         have = "; ".join(f"{c}/{m}/{t}" for c, m, t in sorted(SUPPORTED))
         raise ConfigError(f"{origin}: cipher/mode/target {'/'.join(combo)} is not built by this "
                           f"generator; available: {have}")
+    for key in ("slicing", "face", "ghash"):
+        if key not in options and getattr(config, key) != DEFAULTS[key]:
+            raise ConfigError(f"{origin}: {key} is not an option of {'/'.join(combo)} "
+                              f"(it takes: {', '.join(options) or 'no options but [schedule] seed'})")
     for key, allowed in options.items():
         value = getattr(config, key)
         if value not in allowed:

@@ -111,12 +111,33 @@ def _core(m: dict) -> str:
     return m["target"] if core == m["target"] else f"{m['target']} (on {core})"
 
 
+def is_gcm(m: dict) -> bool:
+    return m.get("mode", "gcm") == "gcm"
+
+
+def block_table(manifests) -> str | None:
+    """Block-cipher drops (ecb, ctr): ECB and CTR cycles per byte, key set-up, sizes."""
+    rows = []
+    for m in _sorted(x for x in manifests if not is_gcm(x)):
+        met = m.get("metrics", {})
+        cpb = met.get("cycles_per_byte") or {}
+        rows.append([f"`{m['name']}`", m["cipher"], m["mode"], _core(m), "yes" if m.get("constant_time") else "**no**",
+                     _num(met.get("ecb_cycles_per_byte")), _num(cpb.get("1024")), _num(cpb.get("4096")),
+                     _num(met.get("key_setup_cycles")), _num(met.get("text_bytes")), _num(met.get("ctx_bytes")),
+                     _num(met.get("stack_bytes"))])
+    if not rows:
+        return None
+    head = ["drop", "cipher", "mode", "target", "constant-time", "ECB c/B", "CTR c/B @1024", "CTR c/B @4096",
+            "key setup cycles", ".text B", "ctx B", "stack B"]
+    return _markdown(head, rows, right_from=5)
+
+
 def drops_table(manifests) -> str:
     head = (["drop", "target", "slicing", "GHASH", "constant-time"]
             + [f"GCM c/B @{n}" for n in GCM_SIZES] + ["decrypt c/B @16"]
             + ["AES c/B", "GHASH c/B", "key setup cycles", ".text B", "ctx B", "stack B"])
     rows = []
-    for m in _sorted(manifests):
+    for m in _sorted(x for x in manifests if is_gcm(x)):
         met, opt = m.get("metrics", {}), m.get("options", {})
         rows.append([f"`{m['name']}`", _core(m), opt.get("slicing", "—"), opt.get("ghash", "—"),
                      "yes" if m.get("constant_time") else "**no**"]
@@ -288,6 +309,10 @@ def perf_table(manifests) -> str:
                       "of the same call: encrypt minus the cycles inside the GHASH functions (`ghash_blocks`, "
                       "`ghash_feed`, `ghash_pad`) and the tag finalisation (`final_tag`), attributed per function "
                       "symbol by the cycle model (emu/bench.py):", "", face]
+        blocks = block_table(manifests)
+        if blocks:
+            parts += ["", "Block-cipher drops (bitsliced, no tables; packing included): `ecb_encrypt` over 64 blocks "
+                      "per byte, `ctr` one-shot per message byte, `init` for the key set-up:", "", blocks]
         fk = face_kernel_table(manifests)
         if fk:
             parts += ["", "FACE kernels (the generator's cycle model, `metrics.kernel_cycles` of the manifest): the "
@@ -323,8 +348,9 @@ def presets_table() -> str:
     from gen import presets
     rows = []
     for c in presets.all_presets():
-        rows.append([f"`{c.name}`", c.cipher.upper().replace("AES", "AES-") + "-GCM", c.target,
-                     f"{c.slicing}, face {c.face}, GHASH {c.ghash}",
+        gcm = c.mode == "gcm"
+        rows.append([f"`{c.name}`", c.spec.title + ("-GCM" if gcm else f" {c.mode.upper()}"), c.target,
+                     f"{c.slicing}, face {c.face}, GHASH {c.ghash}" if gcm else "bitsliced",
                      "yes" if c.constant_time else "**no** (table GHASH)",
                      "yes" if c.name in presets.DEFAULTS else ""])
     head = ["preset", "cipher", "target", "options", "constant time", "built by `make`"]
