@@ -46,6 +46,9 @@ for _bits in ("aes128", "aes192", "aes256"):          # fixsliced AES in Thumb-2
         SUPPORTED[(_bits, "gcm", _core)] = {"slicing": ("ffs", "sfs"), "face": ("off", "r1", "r2"),
                                             "ghash": ("ctmul", "table4", "table8")}
 
+for _bits in ("aes128", "aes192", "aes256"):          # AES in ecb/ctr over the same fixsliced kernel
+    for _mode in ("ecb", "ctr"):
+        SUPPORTED[(_bits, _mode, "portable")] = {"slicing": ("ffs", "sfs")}
 for _cipher in ("rijndael256", "speedy5", "speedy6", "speedy7"):   # bitsliced block ciphers (issue 14)
     for _mode in ("ecb", "ctr"):
         SUPPORTED[(_cipher, _mode, "portable")] = {}

@@ -25,6 +25,10 @@ def aes_kernels(config: Config) -> KernelSet:
     """Fixsliced AES (two blocks per call) and, for GCM, the ctmul GHASH and FACE."""
     keybits = 8 * config.spec.key_bytes
     aes = aes_fixsliced.portable_c(config.prefix, keybits, config.slicing)
+    if config.mode != "gcm":                      # ecb / ctr: the block kernel alone
+        return KernelSet(sections=[aes.code], target_guard=TARGET_GUARD, block_bytes=16, blocks_per_call=2,
+                         rk_words=aes.rk_words,
+                         rk_comment=f"fixsliced ({config.slicing}) round keys, {aes.nr + 1} x 8 words")
     gh = ghash_ctmul.portable_c(config.prefix, "ctmul64")
     return KernelSet(
         sections=[aes.code, gh.code, ctr_xor.c(config.prefix)] + ([] if config.face == "off" else [
