@@ -229,13 +229,3 @@ def bench_drop(header_path: Path, prefix: str, target: str, keybits: int, workdi
         "cache_bytes": cache_bytes,
         "stack_bytes": b.stack,
     }
-
-
-def bench_header_text(header: str, name: str, prefix: str, target: str, keybits: int,
-                      progress=None, cache_bytes: int = 0) -> dict:
-    """`bench_drop` for header text (a drop read from disk), in a temporary folder."""
-    with tempfile.TemporaryDirectory(prefix="slicegen-bench-") as tmp:
-        hpath = Path(tmp) / f"{name}.h"
-        hpath.write_text(header)
-        return bench_drop(hpath, prefix, target, keybits, Path(tmp), progress=progress,
-                          cache_bytes=cache_bytes)

@@ -34,7 +34,7 @@ def drop_from_manifest(header: Path, manifest: dict) -> Drop:
     from gen import ciphers
     from gen.targets.common import ct_extra_lengths
     return Drop(header, manifest["prefix"], manifest["target"], ciphers.get(manifest["cipher"]),
-                manifest.get("mode", "gcm"), manifest["config_sha256"],
+                manifest.get("mode", "gcm"), manifest.get("config_sha256", ""),
                 ct_extra_lengths(manifest.get("options", {}).get("face", "off")))
 
 

@@ -18,13 +18,6 @@ def _progress(msg: str) -> None:
         print(f"  {msg}", file=sys.stderr, flush=True)
 
 
-def _keybits(manifest: dict) -> int:
-    cipher = manifest.get("cipher", "")
-    if cipher not in ("aes128", "aes192", "aes256"):
-        raise ConfigError(f"bench measures AES-GCM drops (aes128 | aes192 | aes256), not {cipher!r}")
-    return int(cipher[3:])
-
-
 def format_table(manifest: dict, metrics: dict) -> str:
     """The text block printed for one drop."""
     lines = [f"{manifest['name']}  ({manifest['cipher']} {manifest.get('mode', 'gcm')} "
@@ -32,12 +25,13 @@ def format_table(manifest: dict, metrics: dict) -> str:
              f"  model: {metrics['model']}",
              f"  {'message bytes':>13}  {'cycles':>10}  {'cycles/byte':>11}  {'decrypt c/B':>11}"]
     dec = metrics.get("decrypt_cycles_per_byte") or {}
-    for n, c in metrics["cycles"].items():
+    for n, c in (metrics.get("cycles") or {}).items():
         d = f"{dec[n]:>11.2f}" if n in dec else f"{'':>11}"
         lines.append(f"  {n:>13}  {c:>10}  {metrics['cycles_per_byte'][n]:>11.2f}  {d}".rstrip())
     ecb = ", ".join(f"{v:.2f} ({k} blocks)" for k, v in metrics["ecb_cycles_per_block"].items())
-    lines.append(f"  key setup {metrics['key_setup_cycles']} cycles; ecb_encrypt {ecb} cycles/block; "
-                 f"ghash {metrics['ghash_cycles_per_byte']:.2f} cycles/byte")
+    ghash = (f"; ghash {metrics['ghash_cycles_per_byte']:.2f} cycles/byte"
+             if "ghash_cycles_per_byte" in metrics else "")
+    lines.append(f"  key setup {metrics['key_setup_cycles']} cycles; ecb_encrypt {ecb} cycles/block{ghash}")
     lines.append(f"  code: .text {metrics['text_bytes']} B, .rodata {metrics['rodata_bytes']} B; "
                  f"RAM: ctx {metrics['ctx_bytes']} B, tables {metrics['table_bytes']} B, "
                  f"cache {metrics['cache_bytes']} B; stack {metrics['stack_bytes']} B")
@@ -50,6 +44,7 @@ def plot(results: list[tuple[str, dict]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    results = [(n, m) for n, m in results if m.get("cycles_per_byte")]   # ECB-only drops have no curve
     fig, ax = plt.subplots(figsize=(8, 5), dpi=100)
     for name, metrics in results:
         sizes = [int(n) for n in metrics["cycles_per_byte"]]
@@ -59,7 +54,7 @@ def plot(results: list[tuple[str, dict]], path: Path) -> None:
     all_sizes = sorted({int(n) for _, m in results for n in m["cycles_per_byte"]})
     ax.set_xticks(all_sizes)
     ax.set_xticklabels([str(n) for n in all_sizes])
-    ax.set_xlabel("message bytes (GCM encrypt, 96-bit IV, no AAD)")
+    ax.set_xlabel("message bytes (GCM encrypt, 96-bit IV, no AAD; CTR for block-cipher drops)")
     ax.set_ylabel("cycles / byte")
     ax.set_ylim(bottom=0)
     ax.grid(True, which="both", alpha=0.3)
@@ -73,7 +68,10 @@ def plot(results: list[tuple[str, dict]], path: Path) -> None:
 
 def cmd_bench(args) -> int:
     from gen.drop import read_drop
-    from emu.bench import BenchError, bench_header_text
+    import tempfile
+    from emu import scenarios
+    from emu.bench import BenchError
+    from gen import ciphers
     from emu.machine import EmulationError
     from emu.toolchain import BuildError
 
@@ -88,7 +86,13 @@ def cmd_bench(args) -> int:
             header, manifest = read_drop(d)
         except (OSError, ValueError, KeyError) as exc:
             raise ConfigError(f"{d}: unreadable drop ({exc})") from None
-        loaded.append((d, header, manifest, _keybits(manifest)))
+        ciphers.get(manifest.get("cipher"))          # ConfigError naming the ciphers
+        try:
+            scenarios.for_mode(manifest.get("mode", "gcm"))
+        except KeyError:
+            raise ConfigError(f"{d}: mode {manifest.get('mode')!r} has no benchmark; "
+                              f"modes: {', '.join(scenarios.SCENARIOS)}") from None
+        loaded.append((d, header, manifest))
     plot_path = Path(args.plot) if getattr(args, "plot", None) else None
     if plot_path is not None:
         if plot_path.suffix.lower() != ".png":
@@ -97,11 +101,16 @@ def cmd_bench(args) -> int:
             raise ConfigError(f"--plot {plot_path}: folder {plot_path.parent} does not exist")
 
     results, status = [], 0
-    for d, header, manifest, keybits in loaded:
+    for d, header, manifest in loaded:
         _progress(f"{manifest['name']}: benchmarking")
         try:
-            metrics = bench_header_text(header, manifest["name"], manifest["prefix"], manifest["target"],
-                                        keybits, progress=_progress)
+            with tempfile.TemporaryDirectory(prefix="slicegen-bench-") as tmp:
+                hpath = Path(tmp) / f"{manifest['name']}.h"
+                hpath.write_text(header)
+                drop = scenarios.drop_from_manifest(hpath, manifest)
+                scenario = scenarios.for_mode(drop.mode)
+                metrics = scenario.bench(drop, Path(tmp), scenario.firmware(drop, Path(tmp)),
+                                         cache_bytes=manifest.get("metrics", {}).get("cache_bytes", 0))
         except (BenchError, BuildError, EmulationError) as exc:
             print(f"slicegen: {d}: FAILED: {exc}", file=sys.stderr)
             status = 1
@@ -110,7 +119,7 @@ def cmd_bench(args) -> int:
             print()
         print(format_table(manifest, metrics))
         old = manifest.get("metrics", {}).get("cycles")
-        if old and any(str(k) in metrics["cycles"] and metrics["cycles"][str(k)] != v for k, v in old.items()):
+        if old and any(str(k) in metrics.get("cycles", {}) and metrics["cycles"][str(k)] != v for k, v in old.items()):
             print(f"slicegen: {d}: note: the manifest's cycle figures differ from this run "
                   "(drop built with another model or compiler)", file=sys.stderr)
         results.append((manifest["name"], metrics))
