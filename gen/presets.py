@@ -47,6 +47,19 @@ _PRESETS = [
     _aes("aes128gcm-m3-ffs-face-r2", 128, "cortex-m3", face="r2"),
 ]
 
+def _block(cipher, mode, target="portable", default=True):
+    name = f"{cipher}{mode}-{target}"
+    return name, default, {"name": name, "cipher": cipher, "mode": mode, "target": target}
+
+
+_PRESETS += [
+    # bitsliced block ciphers (issue 14): encryption in ecb and ctr
+    _block("rijndael256", "ecb"), _block("rijndael256", "ctr"),
+    _block("speedy5", "ecb"), _block("speedy5", "ctr"),
+    _block("speedy6", "ecb"), _block("speedy6", "ctr"),
+    _block("speedy7", "ecb"), _block("speedy7", "ctr"),
+]
+
 PRESETS: dict[str, dict] = {name: data for name, _, data in _PRESETS}
 DEFAULTS: list[str] = [name for name, default, _ in _PRESETS if default]
 

@@ -12,6 +12,8 @@ from gen.kernels.aes import fixsliced as aes_fixsliced
 from gen.kernels import ctr_xor
 from gen.kernels.ghash import ctmul as ghash_ctmul
 from gen.kernels import wipe
+from gen.kernels.rijndael256 import portable as rijndael256_portable
+from gen.kernels.speedy import portable as speedy_portable
 from gen.targets.common import GhashPart, KernelSet, ct_extra_lengths
 
 TARGET_GUARD = "/* target: portable C99 (any compiler with uint32_t and uint64_t) */"
@@ -46,5 +48,20 @@ def aes_kernels(config: Config) -> KernelSet:
     )
 
 
+def block_kernels(portable_c):
+    """A family whose kernel is a BlockKernel (gen/kernels/block_kernel.py): ecb and ctr."""
+    def kernels(config: Config) -> KernelSet:
+        k = portable_c(config.prefix, config.spec)
+        return KernelSet(sections=[k.code], target_guard=TARGET_GUARD, block_bytes=k.block_bytes,
+                         blocks_per_call=k.blocks_per_call, rk_words=k.rk_words,
+                         rk_comment=f"{config.spec.title} round keys, bitsliced ({k.rk_words} words)",
+                         keyschedule="keyschedule", encrypt="encrypt_blocks")
+    return kernels
+
+
 #: the kernels of each cipher family on this target (one registration line per family)
-FAMILIES = {"aes": aes_kernels}
+FAMILIES = {
+    "aes": aes_kernels,
+    "rijndael256": block_kernels(rijndael256_portable.portable_c),
+    "speedy": block_kernels(speedy_portable.portable_c),
+}

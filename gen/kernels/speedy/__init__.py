@@ -1,0 +1,1 @@
+"""Column-sliced SPEEDY-r-192: IR programs and the portable C kernel."""

@@ -1,0 +1,73 @@
+"""SPEEDY-r-192 key schedule into column-sliced round keys, built as IR (no data-dependent
+index or branch: the schedule is a public bit permutation).
+
+k_r[p] = K[sigma^r(p)] with sigma(p) = 7 p + 1 mod 192.  Since sigma(6 i + j) = 6 (7 i + j) +
+(j + 1) for j < 5 (and 6 (7 i + 6) + 0 for j = 5), column j of k_r is ONE column of K,
+(j + r) mod 6, with its rows permuted by i -> 7^r i + b mod 32: a within-word bit permutation.
+7^4 = 1 mod 32, so keys 4 and 0 differ by rotations only, and 7^2 = 17 moves only the odd rows
+(by 16).  Each column word is therefore built from the cheapest word already made from the same
+key column (K's own column after packing, or an earlier round key's), with bitperm.emit_gather;
+the cost model picks rotations (1 op) and the x17 map (4 ops) where they apply, and a full
+row shuffle (x7, x23) only where nothing cheaper exists.
+
+Round constants: rk_r = k_r ^ c_{r-1} for r = 1 .. R-1 (the constant added at the end of round
+r - 1 meets round key r before anything else), rk_0 = k_0, rk_R = k_R.  Constants are sliced
+at generation time.  Memories: ``key`` (6 little-endian words), ``rk`` (6 (R + 1) words).
+"""
+from __future__ import annotations
+
+from gen.ciphers import speedy as model
+from gen.ir import Builder, Program, is_thumb2_imm
+from gen.kernels import bitperm
+from gen.kernels.speedy import layout
+
+ROWS, COLS = layout.ROWS, layout.COLS
+
+
+def source_rows(r: int, j: int) -> tuple[int, list[int]]:
+    """(m, rows): column j of k_r, row i = column m of K, row rows[i]."""
+    src = []
+    for i in range(ROWS):
+        p = COLS * i + j
+        for _ in range(r):
+            p = model.KEY_PERMUTATION[p]
+        src.append(p)
+    m = src[0] % COLS
+    assert all(p % COLS == m for p in src), (r, j)
+    return m, [p // COLS for p in src]
+
+
+def row_perm(have: list[int], want: list[int]) -> dict:
+    """Bit map making a word with rows ``want`` from one with rows ``have`` (same key column)."""
+    where = {row: k for k, row in enumerate(have)}
+    return {(0, 31 - i): (0, 31 - where[row]) for i, row in enumerate(want)}
+
+
+def round_constants(rounds: int) -> list[list[int]]:
+    """Sliced constant added to round key r (all-zero for r = 0 and r = R)."""
+    zero = [0] * COLS
+    return [zero] + [layout.columns_of(model.round_constant(r - 1)) for r in range(1, rounds)] + [zero]
+
+
+def keyschedule_program(spec) -> Program:
+    assert spec.family == "speedy" and spec.key_bytes == 24, spec.name
+    nr = spec.rounds
+    b = Builder(f"{spec.name}_keyschedule")
+    b.declare("key", layout.WORDS, "r")
+    b.declare("rk", COLS * (nr + 1), "w")
+    cols = layout.emit_pack(b, [b.ld("key", k) for k in range(layout.WORDS)])
+    made: dict[int, list[tuple[list[int], int]]] = {m: [(list(range(ROWS)), cols[m])] for m in range(COLS)}
+    masks = bitperm.MaskCache(b)
+    consts = round_constants(nr)
+    for r in range(nr + 1):
+        for j in range(COLS):
+            m, rows = source_rows(r, j)
+            have, v = min(made[m], key=lambda hv: bitperm.cost(row_perm(hv[0], rows)))
+            if have != rows:
+                v = bitperm.emit_gather(b, [v], row_perm(have, rows), 1, masks=masks)[0]
+                made[m].append((rows, v))
+            c = consts[r][j]
+            if c:
+                v = b.eor(v, imm=c) if is_thumb2_imm(c) else b.eor(v, b.movc(c))
+            b.st("rk", COLS * r + j, v)
+    return b.finish()
