@@ -37,10 +37,10 @@ def cmd_list(args) -> int:
         if args.names:
             print(c.name)
             continue
-        opts = f"slicing={c.slicing} face={c.face} ghash={c.ghash}"
+        opts = " ".join(f"{k}={v}" for k, v in c.options().items() if k != "seed") or "-"
         ct = "constant-time" if c.constant_time else "NOT constant-time"
         default = " (default)" if c.name in presets.DEFAULTS else ""
-        print(f"{c.name:28s} {c.cipher:7s} {c.mode:4s} {c.target:10s} {opts:34s} {ct}{default}")
+        print(f"{c.name:28s} {c.cipher:11s} {c.mode:4s} {c.target:10s} {opts:34s} {ct}{default}")
     return 0
 
 
