@@ -11,7 +11,7 @@ from gen import ir
 from gen.isa import thumb2 as t2
 from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.sched import listsched, regalloc
-from gen.sched import timing as T
+from gen.cores import timing as T
 
 BASES = aes_thumb2.BASES
 SP0 = 0x20008000

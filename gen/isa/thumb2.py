@@ -1,7 +1,7 @@
 """A small Thumb-2 (ARMv7-M / ARMv7E-M) instruction model.
 
 One ``Insn`` is one machine instruction: its mnemonic and operands, the registers it reads and
-writes, the timing class of ``gen/sched/timing.py`` (the one table shared with the emulator's
+writes, the timing class of ``gen/cores/timing.py`` (the one table shared with the emulator's
 cycle model), the ISA level it needs (``'m3'`` = ARMv7-M, on every core; ``'m4'`` = the DSP /
 SIMD extension of ARMv7E-M, Cortex-M4 only), and its text in unified syntax.
 
@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 from gen import ir
-from gen.sched import timing as T
+from gen.cores import timing as T
+from gen.isa.thumb2_classes import base_mnemonic, class_of_mnemonic
 
 GPRS = tuple(f"r{i}" for i in range(13)) + ("sp", "lr", "pc")
 LOW = frozenset(f"r{i}" for i in range(8))
@@ -38,7 +39,7 @@ KNOWN = LOGIC + MOVES + SHIFTS + MEMORY + ("strd", "movw", "movt", "add", "sub",
 
 def is_dsp(mnemonic: str) -> bool:
     """True for the ARMv7E-M DSP/SIMD instructions (absent on Cortex-M3)."""
-    return T.class_of_mnemonic(mnemonic.lower()) == "dsp"
+    return class_of_mnemonic(mnemonic.lower()) == "dsp"
 
 
 @dataclass(frozen=True)
@@ -102,12 +103,12 @@ class Insn:
 
     @property
     def cls(self) -> str:
-        """Timing class (a key of gen.sched.timing.TABLE)."""
+        """Timing class (a key of the core tables in gen/cores/, by gen/isa/thumb2_classes.py)."""
         if self.mnem == "pop" and "pc" in self.regs:
             return "ldm_pc"
         if self.mnem == "bx":
             return "branch"
-        return T.class_of_mnemonic(self.mnem, n_regs=len(self.regs))
+        return class_of_mnemonic(self.mnem, n_regs=len(self.regs))
 
     @property
     def isa(self) -> str:
@@ -117,7 +118,7 @@ class Insn:
         return ISAS.index(self.isa) <= ISAS.index(CORE_ISA[core])
 
     def timing(self) -> T.Insn:
-        """The record gen.sched.timing costs (same fields emu/cycles.py derives from bytes)."""
+        """The record gen.cores.timing costs (same fields emu/cycles.py derives from bytes)."""
         return T.Insn(cls=self.cls, n=len(self.regs), writes=self.writes() - {"pc"},
                       addr_regs=self.addr_regs(), reads=self.reads(), mnemonic=self.mnem)
 
@@ -228,7 +229,7 @@ _PARSE = re.compile(r"^\s*([a-z0-9]+)")
 def parse_mnemonic(line: str) -> str:
     """The base mnemonic of a printed line (tests and checks of generated text)."""
     m = _PARSE.match(line.split("@")[0].lower())
-    return T.base_mnemonic(m.group(1)) if m else ""
+    return base_mnemonic(m.group(1)) if m else ""
 
 
 def function_lines(sym: str, body: list) -> list:

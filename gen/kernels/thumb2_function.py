@@ -27,7 +27,7 @@
   memories all come before the first store (``listsched.dependences``), so an output may be
   the same buffer as an input;
 * ``Function.cycles`` is the modelled cost of the whole call (push .. pop pc), with the one
-  timing table of gen/sched/timing.py that the emulator's cycle model uses.
+  timing table of gen/cores/timing.py that the emulator's cycle model uses.
 
 ``Function.c_text()`` is a C prototype plus a file-scope ``__asm__`` block defining the
 global symbol (``.syntax unified``, ``.thumb``, ``.thumb_func``, ``.type``, ``.size``).

@@ -1,4 +1,4 @@
-"""List scheduling for straight-line code, with the timing table of gen/sched/timing.py as cost.
+"""List scheduling for straight-line code, with the timing table of gen/cores/timing.py as cost.
 
 On Cortex-M3/M4 every ALU instruction issues in one cycle and its result is usable by the
 next instruction, so an in-order schedule pays only for (``timing.pair_adjust``):
@@ -31,7 +31,7 @@ import heapq
 import random
 
 from gen import ir
-from gen.sched import timing as T
+from gen.cores import timing as T
 
 
 def dependences(program: ir.Program) -> list:
@@ -337,7 +337,7 @@ def _gap_schedule(preds: list, tim: list, seed: int = 0) -> list:
 
 
 def cycles(insns, core: str) -> int:
-    """Modelled cycles of a straight-line instruction list (gen.sched.timing)."""
+    """Modelled cycles of a straight-line instruction list (gen.cores.timing)."""
     return T.sequence_cycles([i.timing() for i in insns], core)
 
 
@@ -346,7 +346,7 @@ def polish(insns: list, readonly: frozenset | None = None, readonly_bases: froze
     """Local improvement of a scheduled list: every single load/store and every instruction
     right before or after one is tried at each place within ``reach`` positions inside its
     dependence window (``post_dependences``), and moved where the modelled cycles drop most.
-    Only the pair terms of gen/sched/timing (pipelining, address stall) depend on the order,
+    Only the pair terms of gen/cores/timing (pipelining, address stall) depend on the order,
     so a move is priced exactly by the at most six pairs it changes.  Repeated until a pass
     moves nothing (at most ``passes``).  Deterministic."""
     n = len(insns)

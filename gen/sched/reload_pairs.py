@@ -1,6 +1,6 @@
 """Pipeline leftover 2-cycle loads and stores: move them next to other loads, then rename registers.
 
-The trick.  In the timing model (gen/sched/timing.py) a single LDR or STR costs 2 cycles, but
+The trick.  In the timing model (gen/cores/timing.py) a single LDR or STR costs 2 cycles, but
 one directly behind a single LDR costs 1 (unless its address register is the one that load
 wrote): LDR;LDR = 3, LDR;LDR;LDR = 4, LDR;STR = 3.  After allocation, post-scheduling
 (listsched.post_schedule + polish) and STRD pairing, many loads - mostly spill and pointer
@@ -49,7 +49,7 @@ from collections import Counter
 from dataclasses import replace
 
 from gen.sched import listsched
-from gen.sched import timing as T
+from gen.cores import timing as T
 
 #: registers that may carry renamed values (never sp, pc)
 RENAMEABLE = tuple(f"r{i}" for i in range(13)) + ("lr",)

@@ -1,6 +1,6 @@
 """Pair spill stores into STRD: two 2-cycle stores become one 3-cycle store.
 
-The trick.  In the timing model (gen/sched/timing.py, Cortex-M4 TRM Table 3-1) a single STR
+The trick.  In the timing model (gen/cores/timing.py, Cortex-M4 TRM Table 3-1) a single STR
 costs 2 cycles unless it pipelines behind an LDR, and nothing pipelines behind a store; STRD
 costs 3.  A fixsliced AES round spills ~10 values that are live across the S-box inversion,
 mostly back to back with ALU work, so most spill stores cost the full 2 cycles.  Two of them
