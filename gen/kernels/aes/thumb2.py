@@ -150,9 +150,9 @@ def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False, xo
     nr = AF.check_args(keybits, slicing)
     al = AF.alignments(nr, slicing)
     kinds = segment_kinds(keybits, slicing)
-    b = Builder(f"aes{keybits}_{slicing}_encrypt2")
+    b = Builder(f"aes{keybits}_{slicing}_encrypt2", is_imm=t2.is_imm)
     b.declare("in", 8, "r")
-    b.declare("rk", 8 * (nr + 1), "r")
+    b.declare("rk", 8 * (nr + 1), "r", constant=True)
     b.declare("out", 8, "w")
     if xor:
         b.declare("msg", 8, "r")
@@ -290,9 +290,9 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
 def segment_program(kind: str) -> Program:
     """One segment alone: its 8 inputs loaded first (as if left in registers by the segment
     before), its 8 results stored last (as if handed to the next)."""
-    b = Builder(kind)
+    b = Builder(kind, is_imm=t2.is_imm)
     b.declare("in", 8, "r")
-    b.declare("rk", 16, "r")
+    b.declare("rk", 16, "r", constant=True)
     b.declare("out", 8, "w")
     q = [b.ld("in", i) for i in range(8)]
     if kind == "ark+sbox":
