@@ -73,7 +73,7 @@ class BenchError(Exception):
 def model_name(core: str) -> str:
     name = {"cortex-m4": "Cortex-M4", "cortex-m3": "Cortex-M3"}[core]
     return (f"slicegen cycle model: {name} TRM timings, zero wait states, "
-            "branch refill P=2 (emu/cycles.py, gen/sched/timing.py)")
+            "branch refill P=2 (emu/cycles.py, gen/cores/timing.py)")
 
 
 def compiler_version() -> str:

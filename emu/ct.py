@@ -11,7 +11,8 @@ values and, for a wrong tag, the position of the wrong byte).  Per run we record
   * the address and size (never the value) of every data read and write (UC_HOOK_MEM_READ/WRITE);
   * the operand timing class of every instruction whose cycle count depends on its operands:
     SDIV/UDIV on both cores (``divide_cycles``) and, on Cortex-M3, UMULL/SMULL/UMLAL/SMLAL
-    (``m3_long_multiply_cycles``), read from the operand registers before the instruction runs.
+    (``gen/cores/cortex_m3.long_multiply_cycles``), read from the operand registers before the
+    instruction runs.
 
 If all runs give the same trace the result is ``verified``: over the sampled secrets, the
 instruction path, every data address and the timing class of every data-dependent instruction
@@ -24,7 +25,7 @@ only shows for rare secret values can be missed.  It does not model caches, flas
 prefetch buffers: Cortex-M3/M4 have no data cache and the emulated memory map has no wait states
 (a part with a flash accelerator can add address-dependent timing to constant addresses only,
 which we do not model).  The multiply/divide timing classes are our model of the TRMs (see
-gen/sched/timing.py).  It trusts Unicorn's ISA semantics and its instruction/memory hooks; the
+gen/cores/timing.py).  It trusts Unicorn's ISA semantics and its instruction/memory hooks; the
 hooks are added before any code is translated and the translation cache is flushed anyway (a
 hook added later would silently miss cached blocks), and a self-test compares the trace length
 with an independently counted instruction count.
@@ -51,7 +52,8 @@ from unicorn import arm_const as A
 
 from emu.machine import Machine
 from emu.toolchain import Firmware, assemble, build_firmware, tool
-from gen.sched import timing as T
+from gen.cores import cortex_m3, timing as T
+from emu import thumb2_classify as C
 
 __all__ = ["Tracer", "Trace", "Divergence", "CtResult", "CtReport", "check_function",
            "check_runs", "check_drop", "snippet_firmware", "Session"]
@@ -112,7 +114,7 @@ def describe_symbol(symbol: str | None, prefix: str | None = None) -> str:
 class Disassembler:
     def __init__(self, uc):
         self.uc = uc
-        self.md = T.thumb_disassembler()
+        self.md = C.thumb_disassembler()
 
     def text(self, addr: int) -> str:
         try:
@@ -156,7 +158,7 @@ class Tracer:
         self.machine = machine
         self.uc = machine.uc
         self.core = machine.core
-        self._md = T.thumb_disassembler()
+        self._md = C.thumb_disassembler()
         self._dyn: dict[int, tuple | None] = {}
         self.active = False
         self._buf: list[int] = []
@@ -264,14 +266,14 @@ class Tracer:
             self._dyn[address] = None
             return None
         for i in self._md.disasm(code, address, 1):
-            ins = T.classify_capstone(i)
+            ins = C.classify_capstone(i)
             if ins.cls in T.DATA_DEPENDENT[self.core]:
                 ops = ins.operands
                 if ins.cls == "div":
                     rn, rm = (ops[1], ops[2]) if len(ops) >= 3 else (ops[0], ops[1])
                     d = (T.divide_cycles, ins.mnemonic, REG_IDS[rn], REG_IDS[rm])
                 else:   # UMULL/SMULL/UMLAL/SMLAL RdLo, RdHi, Rn, Rm
-                    d = (T.m3_long_multiply_cycles, ins.mnemonic, REG_IDS[ops[2]], REG_IDS[ops[3]])
+                    d = (cortex_m3.long_multiply_cycles, ins.mnemonic, REG_IDS[ops[2]], REG_IDS[ops[3]])
         self._dyn[address] = d
         return d
 

@@ -2,13 +2,13 @@
 
 How it works
 ------------
-All costs come from the one timing table, ``gen/sched/timing.py`` (Cortex-M4 TRM DDI 0439
-Table 3-1 and section 3.3.2, Cortex-M3 TRM DDI 0337 Table 18-1); this file only decides
+All costs come from the one timing model, ``gen/cores/timing.py`` and the core tables beside it
+(Cortex-M4 TRM DDI 0439 Table 3-1 and section 3.3.2, Cortex-M3 TRM DDI 0337 Table 18-1); this file only decides
 *when* to charge them.
 
 * One ``UC_HOOK_BLOCK`` callback over [code_start, code_end]: no Python runs per
   instruction.  The first time a translated block (address, size) is entered it is
-  disassembled with capstone, every instruction is classified (``timing.classify_capstone``)
+  disassembled with capstone, every instruction is classified (``emu/thumb2_classify.py``)
   and the block's static cost is computed with ``timing.sequence_cycles`` - the same function
   the scheduler uses - including the in-block pair rules (load pipelining, address-generation
   stall).  The result is cached by (address, size); later entries cost one dict lookup and
@@ -25,7 +25,7 @@ Table 3-1 and section 3.3.2, Cortex-M3 TRM DDI 0337 Table 18-1); this file only 
     load, or the stall of a load/store whose address the previous ALU op just wrote).
     After a branch the refill hides both effects, so nothing is applied there.
 * Data-dependent instructions get a per-address ``UC_HOOK_CODE`` (only these addresses):
-  UMULL/SMULL/UMLAL/SMLAL on Cortex-M3 (early termination, ``m3_long_multiply_cycles``)
+  UMULL/SMULL/UMLAL/SMLAL on Cortex-M3 (early termination, ``cortex_m3.long_multiply_cycles``)
   and SDIV/UDIV on both cores (``divide_cycles``).  The hook reads the operand registers
   and adds (actual - statically charged) cycles.
 * IT blocks: Unicorn fires a code hook only for a predicated instruction whose condition
@@ -68,7 +68,8 @@ import bisect
 from unicorn import UC_HOOK_BLOCK, UC_HOOK_CODE
 from unicorn import arm_const as A
 
-from gen.sched import timing as T
+from gen.cores import timing as T
+from emu import thumb2_classify as C
 
 __all__ = ["CycleCounter", "straight_line_cycles", "REG_IDS"]
 
@@ -84,7 +85,7 @@ def straight_line_cycles(code_bytes: bytes, address: int, core: str, which: str 
     Conditional branches count as not taken, unconditional ones as taken, predicated (IT)
     instructions as executed, data-dependent instructions (M3 long multiplies, divides) at
     their worst case (``which='max'``) or best case (``'min'``)."""
-    insns = T.classify_bytes(bytes(code_bytes), address)
+    insns = C.classify_bytes(bytes(code_bytes), address)
     decoded = sum(i.size for i in insns)
     if decoded != len(code_bytes):
         raise ValueError(f"could not decode instruction at {address + decoded:#x}")
@@ -130,7 +131,7 @@ class CycleCounter:
         self.core = core
         self.code_start = code_start
         self.code_end = code_end
-        self._md = T.thumb_disassembler()
+        self._md = C.thumb_disassembler()
         self._blocks: dict[tuple[int, int], _Block] = {}
         self._dyn: dict[int, tuple] = {}          # confirmed dynamic instructions
         self._hooked: set[int] = set()
@@ -269,14 +270,14 @@ class CycleCounter:
             hw = code[off] | (code[off + 1] << 8)
             if hw >> 8 == 0xFB:                         # 32-bit multiply / divide group
                 for i in self._md.disasm(code[off:off + 4], base + off, 1):
-                    ins = T.classify_capstone(i)
+                    ins = C.classify_capstone(i)
                     if ins.cls in T.DATA_DEPENDENT[self.core]:
                         out.add(base + off)
             elif hw >> 8 == 0xBF and hw & 0xF:          # IT: look at the predicated ones
                 for k, i in enumerate(self._md.disasm(code[off:off + 20], base + off, 5)):
                     if k == 0:
                         continue
-                    ins = T.classify_capstone(i)
+                    ins = C.classify_capstone(i)
                     if ins.cond and ins.cls not in T.PC_WRITERS:
                         out.add(i.address)
         return out
@@ -286,7 +287,7 @@ class CycleCounter:
         code = self._read(address, size)
         insns = []
         for i in self._md.disasm(code, address):
-            ins = T.classify_capstone(i)
+            ins = C.classify_capstone(i)
             if not T.valid_on(ins.cls, core):
                 # e.g. a DSP instruction on Cortex-M3: Unicorn raises UC_ERR_INSN_INVALID when
                 # it gets there; charge it as a 1-cycle ALU op meanwhile and record it.

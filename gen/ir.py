@@ -1,12 +1,12 @@
 """A tiny straight-line IR on 32-bit virtual registers.
 
-One op is meant to become ONE Thumb-2 instruction (the scheduler / register allocator / printer
-in gen/sched and gen/isa work on this form).  Programs are in SSA form: every op that writes
+One op is meant to become ONE machine instruction (the scheduler / register allocator / printer
+in gen/sched and gen/isa work on this form; gen/isa/base.py is the interface to an ISA).  Programs are in SSA form: every op that writes
 writes a fresh virtual register (a non-negative int, printed ``v<n>``), written exactly once and
 before any use.  There are no branches and no computed addresses: memory indices are Python
 constants, so anything printed from this IR is constant-time by construction.
 
-Op kinds (``op2`` = the Thumb-2 flexible second operand: ``shift(b)`` or an immediate):
+Op kinds (``op2`` = a flexible second operand, as Thumb-2's: ``shift(b)`` or an immediate):
 
     eor and orr bic orn   dst = a OP op2           (bic: a & ~op2, orn: a | ~op2)
     mov mvn               dst = op2 / ~op2
@@ -16,15 +16,23 @@ Op kinds (``op2`` = the Thumb-2 flexible second operand: ``shift(b)`` or an imme
     st                    mem[index] = a
 
 ``shift`` is ``None`` or ``(type, amount)`` with type in {'lsl', 'lsr', 'ror'} and amount in
-1..31; it applies to ``b`` only.  An immediate op2 (``imm`` set, ``b`` None) must be a Thumb-2
-modified immediate (``is_thumb2_imm``), so ``x & 0x0f0f0f0f`` is one instruction.
+1..31; it applies to ``b`` only.  Which immediate op2 values (``imm`` set, ``b`` None) exist is
+the ISA's business: a ``Builder`` given ``is_imm`` (e.g. ``gen.isa.thumb2.is_imm``, the Thumb-2
+modified immediates, so ``x & 0x0f0f0f0f`` is one instruction) checks each as it is emitted,
+and the ISA's lowering checks them again.
+
+Memories are declared with their size and access: 'r' (an input, only loaded; it may be the
+same buffer as an output) or 'w' (an output, only stored).  An input declared ``constant`` is
+also never written by anything while the program runs (round keys): a load from it can be
+repeated at any time instead of keeping or spilling its value, and it never has to stay
+before a store (``Program.constant``).
 
 ``run(program, memories)`` interprets a program; tests use it as the model of the generated code.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 MASK32 = 0xFFFFFFFF
 ALU_KINDS = ("eor", "and", "orr", "bic", "orn")
@@ -32,21 +40,6 @@ UNARY_KINDS = ("mov", "mvn")
 SHIFT_KINDS = ("lsl", "lsr", "ror")
 KINDS = ALU_KINDS + UNARY_KINDS + SHIFT_KINDS + ("movc", "ld", "st")
 SHIFT_TYPES = SHIFT_KINDS
-
-
-def is_thumb2_imm(v: int) -> bool:
-    """True when v is a Thumb-2 'modified immediate' (ThumbExpandImm): 0x000000XY, 0x00XY00XY,
-    0xXY00XY00, 0xXYXYXYXY, or an 8-bit value with its top bit set rotated right by 8..31."""
-    v &= MASK32
-    x = v & 0xFF
-    y = (v >> 8) & 0xFF
-    if v in (x, x * 0x00010001, y * 0x01000100, x * 0x01010101):
-        return True
-    for rot in range(8, 32):
-        r = ((v << rot) | (v >> (32 - rot))) & MASK32   # undo a ror by rot
-        if r < 256 and r & 0x80:
-            return True
-    return False
 
 
 def _ror(x: int, n: int) -> int:
@@ -92,8 +85,6 @@ class Op:
         if k in ALU_KINDS or k in UNARY_KINDS:
             assert (k in ALU_KINDS) == (self.a is not None), self
             assert (self.b is None) != (self.imm is None), self
-            if self.imm is not None:
-                assert is_thumb2_imm(self.imm), f"not a Thumb-2 immediate: {self.imm:#x}"
         elif k in SHIFT_KINDS:
             assert self.a is not None and self.b is None and self.imm is not None and 1 <= self.imm <= 31
         elif k == "movc":
@@ -127,12 +118,14 @@ class Program:
     """A straight-line SSA program over named word memories.
 
     ``mems`` maps a memory name to ``(size_in_words, 'r' | 'w')``; 'r' memories are inputs
-    (only loaded), 'w' memories outputs (only stored).
+    (only loaded), 'w' memories outputs (only stored).  ``constant``: the inputs nothing writes
+    while the program runs (see the module docstring), whose loads may be repeated any time.
     """
     name: str
     ops: list[Op]
     mems: dict[str, tuple[int, str]]
     n_vregs: int = 0
+    constant: frozenset = frozenset()
 
     @property
     def inputs(self) -> list[str]:
@@ -143,6 +136,8 @@ class Program:
         return sorted(m for m, (_, rw) in self.mems.items() if rw == "w")
 
     def validate(self) -> None:
+        for m in self.constant:
+            assert self.mems[m][1] == "r", f"constant memory {m} is not an input"
         defined: set[int] = set()
         for op in self.ops:
             op.check()
@@ -199,13 +194,18 @@ def run(program: Program, memories: dict[str, list[int]]) -> dict[str, list[int]
 
 
 class Builder:
-    """Appends ops and hands out fresh vregs.  ``finish`` removes dead ops and validates."""
+    """Appends ops and hands out fresh vregs.  ``finish`` removes dead ops and validates.
 
-    def __init__(self, name: str):
+    ``is_imm`` (optional): the ISA's test of an immediate operand (e.g. gen.isa.thumb2.is_imm);
+    given, every ALU or move immediate is checked as it is emitted."""
+
+    def __init__(self, name: str, is_imm: Optional[Callable[[int], bool]] = None):
         self.name = name
+        self.is_imm = is_imm
         self.ops: list[Op] = []
         self.next = 0
         self.mems: dict[str, tuple[int, str]] = {}
+        self.constant: set[str] = set()
 
     def _new(self) -> int:
         self.next += 1
@@ -215,11 +215,18 @@ class Builder:
         dst = self._new()
         op = Op(dst=dst, **kw)
         op.check()
+        if self.is_imm and op.imm is not None and op.kind in ALU_KINDS + UNARY_KINDS:
+            assert self.is_imm(op.imm), f"not an immediate of the ISA: {op.imm:#x}"
         self.ops.append(op)
         return dst
 
-    def declare(self, mem: str, size: int, rw: str) -> None:
+    def declare(self, mem: str, size: int, rw: str, constant: bool = False) -> None:
+        """Memory ``mem`` of ``size`` words, 'r' (input) or 'w' (output); ``constant``: an input
+        nothing writes while the program runs (see the module docstring)."""
+        assert rw in ("r", "w") and not (constant and rw != "r"), (mem, rw, constant)
         self.mems[mem] = (size, rw)
+        if constant:
+            self.constant.add(mem)
 
     # dst = a OP shift(b)   or   dst = a OP imm
     def alu(self, kind: str, a: int, b: Optional[int] = None, shift=None, imm: Optional[int] = None) -> int:
@@ -290,7 +297,7 @@ class Builder:
             if op.dst is not None:
                 dst = ren[op.dst] = len(ren)
             out.append(Op(op.kind, dst, a, b, op.shift, op.imm, op.mem, op.index))
-        prog = Program(self.name, out, dict(sorted(self.mems.items())), len(ren))
+        prog = Program(self.name, out, dict(sorted(self.mems.items())), len(ren), frozenset(self.constant))
         prog.validate()
         return prog
 

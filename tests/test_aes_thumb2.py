@@ -10,7 +10,8 @@ from gen import generate
 from gen.config import from_dict
 from gen.isa import thumb2 as t2
 from gen.kernels.aes import thumb2 as aes_thumb2
-from gen.sched import timing as T
+from gen.cores import timing as T
+from emu import thumb2_classify
 from emu import toolchain
 from emu.machine import Machine
 
@@ -104,7 +105,7 @@ def test_m3_code_has_no_m4_only_instruction(tmp_path):
     assert size > 4000
     from emu import layout
     code = fw.image[addr - layout.FLASH_BASE: addr - layout.FLASH_BASE + size]
-    insns = T.classify_bytes(code, addr)
+    insns = thumb2_classify.classify_bytes(code, addr)
     assert sum(i.size for i in insns) == size
     assert not [i.mnemonic for i in insns if i.cls == "dsp"]
     classes = {i.cls for i in insns}

@@ -143,7 +143,7 @@ def words_args(machine, secret):
 def addr_of(fw, func, mnemonic_prefix):
     """Address of the first instruction of `func` whose mnemonic starts with `mnemonic_prefix`."""
     start, size = fw.symbols[func]
-    md = ct.T.thumb_disassembler()
+    md = ct.C.thumb_disassembler()
     for i in md.disasm(fw.image[start:start + size], start):
         if i.mnemonic.startswith(mnemonic_prefix):
             return i.address
@@ -236,7 +236,7 @@ def test_load_indexed_by_plaintext_is_flagged_at_the_load(snippets):
     d = res.divergence
     assert d.what == "data address" and d.runs == (0, 2)
     start = fw.symbols["leak_index"][0]
-    md = ct.T.thumb_disassembler()
+    md = ct.C.thumb_disassembler()
     ldrbs = [i.address for i in md.disasm(fw.image[start:start + 12], start) if i.mnemonic.startswith("ldrb")]
     assert d.address == ldrbs[1]          # the table load, not the load of the plaintext byte
     assert d.symbol == "leak_index"
@@ -280,7 +280,7 @@ def test_divergence_far_into_the_trace_is_located_exactly(snippets):
     assert d.disassembly.startswith("bne") and d.symbol == "leak_late"
     # the second bne (the secret one), not the loop's
     start, size = fw.symbols["leak_late"]
-    md = ct.T.thumb_disassembler()
+    md = ct.C.thumb_disassembler()
     bnes = [i.address for i in md.disasm(fw.image[start:start + size], start) if i.mnemonic.startswith("bne")]
     assert d.address == bnes[1]
 

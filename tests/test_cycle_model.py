@@ -1,4 +1,4 @@
-"""Unit tests of the timing table (gen/sched/timing.py) and the Unicorn cycle model
+"""Unit tests of the timing table (gen/cores/timing.py) and the Unicorn cycle model
 (emu/cycles.py): TRM examples, block-boundary corrections, data-dependent M3 multiplies,
 agreement of the static and the executed model, and speed."""
 
@@ -13,7 +13,7 @@ import pytest
 from unicorn import Uc, UC_ARCH_ARM, UC_MODE_THUMB, UcError
 from unicorn import arm_const as A
 
-from gen.sched import timing as T
+from gen.cores import cortex_m3, timing as T
 from emu.cycles import CycleCounter, straight_line_cycles
 
 P = T.P
@@ -238,9 +238,9 @@ def test_it_predicated_load(r0, executed):
                                       ("umlal", 4, 6), ("smlal", 5, 7)])
 def test_m3_long_multiply_model_ranges(mn, lo, hi):
     vals = [0, 1, 0xFFFF, 0x10000, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0xFFFF0001]
-    got = {T.m3_long_multiply_cycles(mn, a, b) for a in vals for b in vals}
+    got = {cortex_m3.long_multiply_cycles(mn, a, b) for a in vals for b in vals}
     assert min(got) == lo and max(got) == hi
-    assert T.m3_long_multiply_cycles(mn, 0x80000001, 0x80000001) == hi   # CT trick: top bit set
+    assert cortex_m3.long_multiply_cycles(mn, 0x80000001, 0x80000001) == hi   # CT trick: top bit set
 
 
 def test_divide_model():
@@ -261,7 +261,7 @@ def test_long_multiply_m3_data_dependent_m4_constant(mn):
     m3 = [run(body, "cortex-m3", regs=r)[0].cycles for r in (small, large)]
     m4 = [run(body, "cortex-m4", regs=r)[0].cycles for r in (small, large)]
     assert m3[0] < m3[1]
-    assert m3[0] - RET == T.m3_long_multiply_cycles(mn, 3, 5)
+    assert m3[0] - RET == cortex_m3.long_multiply_cycles(mn, 3, 5)
     assert m3[1] - RET == T.issue_cycles({"smull": "umull"}.get(mn, mn), "cortex-m3")
     assert m4[0] == m4[1] == 1 + RET
 
@@ -412,4 +412,4 @@ def test_counter_attached_before_code_is_written_reports_missed_hooks():
     uc.reg_write(A.UC_ARM_REG_LR, STOP | 1)
     uc.emu_start(CODE | 1, STOP)
     assert not cc.missed_hooks
-    assert cc.cycles == T.m3_long_multiply_cycles("umull", RAM + 0x1200, RAM + 0x1300) + RET
+    assert cc.cycles == cortex_m3.long_multiply_cycles("umull", RAM + 0x1200, RAM + 0x1300) + RET

@@ -7,9 +7,9 @@ import subprocess
 import pytest
 
 from emu import toolchain as tc
+from emu.ghash_measure import GhashRunner, build_ghash_firmware
 from gen.kernels.ghash import model as m
 from gen.kernels.ghash import tables as ghash_tables
-from gen.kernels.ghash.measure import GhashRunner, build_ghash_firmware
 from gen.kernels.ghash.thumb2 import (GROUP_BLOCKS, IMPLS, bmul32_chained, bmul32_grouped, h_prime,
                                       chain_bounds, chain_fits, hk_per_power, hole_groups, m4_class_plan,
                                       thumb2)

@@ -11,7 +11,7 @@ from gen import ir
 from gen.isa import thumb2 as t2
 from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.sched import listsched, regalloc
-from gen.sched import timing as T
+from gen.cores import timing as T
 
 BASES = aes_thumb2.BASES
 SP0 = 0x20008000
@@ -21,7 +21,7 @@ MEM = {"in": 0x10000, "rk": 0x20000, "out": 0x30000}
 def random_program(rng, n_ops=150, n_in=8, n_rk=24):
     b = ir.Builder("rand")
     b.declare("in", n_in, "r")
-    b.declare("rk", n_rk, "r")
+    b.declare("rk", n_rk, "r", constant=True)
     b.declare("out", 8, "w")
     live = [b.ld("in", i) for i in range(n_in)]
     for _ in range(n_ops):
@@ -43,7 +43,7 @@ def random_program(rng, n_ops=150, n_in=8, n_rk=24):
     return b.finish()
 
 
-def compile_program(prog, seed, regs=regalloc.ALLOCATABLE):
+def compile_program(prog, seed, regs=t2.ALLOCATABLE):
     order = listsched.schedule(prog, seed, "pressure")
     alloc = regalloc.allocate(prog, order, BASES, regs=regs, seed=seed)
     regalloc.check_allocation(prog, order, alloc, BASES)
@@ -78,7 +78,7 @@ def test_random_programs_allocate_correctly_under_pressure():
         prog = random_program(rng)
         inputs = {"in": [rng.getrandbits(32) for _ in range(8)], "rk": [rng.getrandbits(32) for _ in range(24)]}
         want = ir.run(prog, inputs)["out"]
-        regs = regalloc.ALLOCATABLE if trial % 2 else ("r1", "r2", "r3", "r4", "r5", "r6")
+        regs = t2.ALLOCATABLE if trial % 2 else ("r1", "r2", "r3", "r4", "r5", "r6")
         for seed in (0, 3):
             order, alloc, body = compile_program(prog, seed, regs)
             assert sorted(order) == list(range(len(prog.ops)))
@@ -97,7 +97,7 @@ def test_check_allocation_catches_a_clobbered_register():
     bad = list(alloc.insns)
     k = next(i for i, ins in enumerate(bad) if ins.mnem == "eor" and i > 20)
     victim = bad[k].dst
-    other = next(r for r in regalloc.ALLOCATABLE if r not in (victim, "r0"))
+    other = next(r for r in t2.ALLOCATABLE if r not in (victim, "r0"))
     bad[k] = t2.Insn("eor", dst=other, srcs=bad[k].srcs, shift=bad[k].shift)
     broken = regalloc.Allocation(bad, alloc.n_slots, 0, 0, 0, 0)
     with pytest.raises(AssertionError):
@@ -223,7 +223,7 @@ def test_rk_pointer_is_evicted_and_reloaded_before_round_key_reloads():
     c = aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4")
     assert c.base_reloads >= 10                     # at least once per round
     used = {r for i in c.body for r in i.reads() | i.writes()} - {"sp"}
-    assert used == set(regalloc.ALLOCATABLE)
+    assert used == set(t2.ALLOCATABLE)
     # a program whose round-key words are needed again after the pointer was evicted
     rng = random.Random(6)
     prog = random_program(rng, n_ops=120)
@@ -258,7 +258,7 @@ def test_polish_keeps_meaning_and_never_costs_more():
     for trial in range(8):
         prog = random_program(rng)
         inputs = {"in": [rng.getrandbits(32) for _ in range(8)], "rk": [rng.getrandbits(32) for _ in range(24)]}
-        regs = regalloc.ALLOCATABLE if trial % 2 else ("r1", "r2", "r3", "r4", "r5", "r6")
+        regs = t2.ALLOCATABLE if trial % 2 else ("r1", "r2", "r3", "r4", "r5", "r6")
         _, alloc, body = compile_program(prog, trial % 2, regs)
         pol = listsched.polish(body)
         assert sorted(map(id, pol)) == sorted(map(id, body))

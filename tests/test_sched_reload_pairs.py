@@ -98,7 +98,7 @@ def test_check_rejects_a_reload_above_its_store_and_a_load_above_a_store():
 def random_program(rng, n_ops=160):
     b = ir.Builder("rand")
     b.declare("in", 8, "r")
-    b.declare("rk", 24, "r")
+    b.declare("rk", 24, "r", constant=True)
     b.declare("out", 8, "w")
     live = [b.ld("in", i) for i in range(8)]
     for _ in range(n_ops):
@@ -121,7 +121,7 @@ def test_random_bodies_never_slower_same_results(seed):
     rng = random.Random(seed)
     prog = random_program(rng)
     core = CORES[seed % 2]
-    regs = regalloc.ALLOCATABLE if seed % 3 else ("r1", "r2", "r3", "r4", "r5", "r6", "r7")
+    regs = t2.ALLOCATABLE if seed % 3 else ("r1", "r2", "r3", "r4", "r5", "r6", "r7")
     order = listsched.schedule(prog, seed, "pressure")
     alloc = regalloc.allocate(prog, order, aes_thumb2.BASES, regs=regs, seed=seed)
     body = listsched.post_schedule(alloc.insns, core, seed, readonly=alloc.readonly)

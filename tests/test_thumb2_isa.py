@@ -3,7 +3,8 @@ import pytest
 
 from gen import ir
 from gen.isa import thumb2 as t2
-from gen.sched import timing as T
+from gen.cores import timing as T
+from emu import thumb2_classify
 from emu import toolchain
 
 
@@ -90,7 +91,7 @@ def test_printed_forms_assemble_for_m3_with_the_classes_we_claim(tmp_path):
         t2.Insn("add", dst="sp", srcs=("sp",), imm=20), t2.pop(("r4", "pc")),
     ]
     code = toolchain.assemble("\n".join(i.text() for i in insns), "cortex-m3", tmp_path)
-    got = T.classify_bytes(code, 0)
+    got = thumb2_classify.classify_bytes(code, 0)
     assert [g.cls for g in got] == [i.cls for i in insns]
     assert [sorted(g.writes - {"pc"}) for g in got] == [sorted(i.writes() - {"pc"}) for i in insns]
     assert len(code) < 4 * len(insns)        # the S forms took the 16-bit encodings

@@ -1,7 +1,7 @@
 """A small Thumb-2 (ARMv7-M / ARMv7E-M) instruction model.
 
 One ``Insn`` is one machine instruction: its mnemonic and operands, the registers it reads and
-writes, the timing class of ``gen/sched/timing.py`` (the one table shared with the emulator's
+writes, the timing class of ``gen/cores/timing.py`` (the one table shared with the emulator's
 cycle model), the ISA level it needs (``'m3'`` = ARMv7-M, on every core; ``'m4'`` = the DSP /
 SIMD extension of ARMv7E-M, Cortex-M4 only), and its text in unified syntax.
 
@@ -13,6 +13,9 @@ Lowering (``lower``): one IR op (gen/ir.py) becomes one instruction; ``ld``/``st
 ``ldr``/``str rX, [rBase, #4*index]``.  Printing picks the flag-setting spelling (``eors``,
 ``lsls``, ...) when that allows the 16-bit encoding (``rd == rn``, low registers, no shifted
 operand): the kernels generated here never read the flags, and the timing is the same.
+
+``THUMB2`` (at the end) is this model as the ISA interface of ``gen/isa/base.py``: the
+registers the passes may use, the AAPCS frame, the constructors they need.
 """
 from __future__ import annotations
 
@@ -21,7 +24,9 @@ from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 from gen import ir
-from gen.sched import timing as T
+from gen.cores import timing as T
+from gen.isa.base import Isa
+from gen.isa.thumb2_classes import base_mnemonic, class_of_mnemonic
 
 GPRS = tuple(f"r{i}" for i in range(13)) + ("sp", "lr", "pc")
 LOW = frozenset(f"r{i}" for i in range(8))
@@ -34,11 +39,34 @@ SHIFTS = ("lsl", "lsr", "ror", "asr")             # dst = a SHIFT #imm
 MEMORY = ("ldr", "str")
 KNOWN = LOGIC + MOVES + SHIFTS + MEMORY + ("strd", "movw", "movt", "add", "sub", "push", "pop", "bx",
                                            "mul", "umull", "umlal", "rbit", "rev", "nop")
+#: instructions without a memory side (``access`` 'none'): a single load/store may cross them
+NO_MEMORY = frozenset(LOGIC + MOVES + SHIFTS + ("movw", "movt", "add", "sub", "mul", "umull", "umlal",
+                                                "rbit", "rev", "nop"))
+#: AAPCS: the first four arguments, the registers a function preserves
+ARG_REGS = ("r0", "r1", "r2", "r3")
+CALLEE_SAVED = ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11")
+#: registers that may hold values: all but sp and pc
+ALLOCATABLE = tuple(f"r{i}" for i in range(13)) + ("lr",)
+
+
+def is_imm(v: int) -> bool:
+    """True when v is a Thumb-2 'modified immediate' (ThumbExpandImm): 0x000000XY, 0x00XY00XY,
+    0xXY00XY00, 0xXYXYXYXY, or an 8-bit value with its top bit set rotated right by 8..31."""
+    v &= 0xFFFFFFFF
+    x = v & 0xFF
+    y = (v >> 8) & 0xFF
+    if v in (x, x * 0x00010001, y * 0x01000100, x * 0x01010101):
+        return True
+    for rot in range(8, 32):
+        r = ((v << rot) | (v >> (32 - rot))) & 0xFFFFFFFF   # undo a ror by rot
+        if r < 256 and r & 0x80:
+            return True
+    return False
 
 
 def is_dsp(mnemonic: str) -> bool:
     """True for the ARMv7E-M DSP/SIMD instructions (absent on Cortex-M3)."""
-    return T.class_of_mnemonic(mnemonic.lower()) == "dsp"
+    return class_of_mnemonic(mnemonic.lower()) == "dsp"
 
 
 @dataclass(frozen=True)
@@ -102,12 +130,12 @@ class Insn:
 
     @property
     def cls(self) -> str:
-        """Timing class (a key of gen.sched.timing.TABLE)."""
+        """Timing class (a key of the core tables in gen/cores/, by gen/isa/thumb2_classes.py)."""
         if self.mnem == "pop" and "pc" in self.regs:
             return "ldm_pc"
         if self.mnem == "bx":
             return "branch"
-        return T.class_of_mnemonic(self.mnem, n_regs=len(self.regs))
+        return class_of_mnemonic(self.mnem, n_regs=len(self.regs))
 
     @property
     def isa(self) -> str:
@@ -117,7 +145,7 @@ class Insn:
         return ISAS.index(self.isa) <= ISAS.index(CORE_ISA[core])
 
     def timing(self) -> T.Insn:
-        """The record gen.sched.timing costs (same fields emu/cycles.py derives from bytes)."""
+        """The record gen.cores.timing costs (same fields emu/cycles.py derives from bytes)."""
         return T.Insn(cls=self.cls, n=len(self.regs), writes=self.writes() - {"pc"},
                       addr_regs=self.addr_regs(), reads=self.reads(), mnemonic=self.mnem)
 
@@ -207,12 +235,35 @@ def str_slot(src: str, slot: int, note: str = "") -> Insn:
     return Insn("str", srcs=(src,), base="sp", slot=slot, note=note)
 
 
+def strd_slot(src1: str, src2: str, slot: int, note: str = "") -> Insn:
+    """Two words to the adjacent stack slots ``slot`` and ``slot + 1``."""
+    return Insn("strd", srcs=(src1, src2), base="sp", slot=slot, note=note)
+
+
 def push(regs) -> Insn:
     return Insn("push", regs=tuple(regs))
 
 
 def pop(regs) -> Insn:
     return Insn("pop", regs=tuple(regs))
+
+
+def pop_return(regs) -> Insn:
+    """Restore ``regs`` and return (the pushed lr popped into pc)."""
+    return pop(tuple(regs) + ("pc",))
+
+
+def add_sp(n: int) -> Insn:
+    """sp += n (a negative n allocates a frame)."""
+    return Insn("add" if n >= 0 else "sub", dst="sp", srcs=("sp",), imm=abs(n))
+
+
+def access(insn: Insn) -> str:
+    """What ``insn`` does to memory (gen/isa/base.py ACCESS)."""
+    m = insn.mnem
+    if m in NO_MEMORY:
+        return "none"
+    return {"ldr": "load", "str": "store", "strd": "store_pair"}.get(m, "barrier")
 
 
 def resolve(insn: Insn, slot_offset: Callable[[int], int]) -> Insn:
@@ -228,7 +279,7 @@ _PARSE = re.compile(r"^\s*([a-z0-9]+)")
 def parse_mnemonic(line: str) -> str:
     """The base mnemonic of a printed line (tests and checks of generated text)."""
     m = _PARSE.match(line.split("@")[0].lower())
-    return T.base_mnemonic(m.group(1)) if m else ""
+    return base_mnemonic(m.group(1)) if m else ""
 
 
 def function_lines(sym: str, body: list) -> list:
@@ -260,29 +311,46 @@ def check_core(insns, core: str) -> None:
 
 def lower(op: ir.Op, reg: Callable[[int], str], base: Callable[[str], str]) -> Insn:
     """One IR op -> one instruction.  ``reg(v)`` is the physical register of vreg v at this op
-    (its operands and its destination); ``base(mem)`` the register holding memory mem's base."""
+    (its operands and its destination); ``base(mem)`` the register holding memory mem's base.
+    A ``movc`` becomes a placeholder ``mov rd, #value`` (one op, one instruction for the
+    allocator), which ``expand_constants`` turns into MOV/MVN or MOVW/MOVT after scheduling;
+    any other immediate operand must be a modified immediate (``is_imm``)."""
     k = op.kind
     if k == "ld":
         return Insn("ldr", dst=reg(op.dst), base=base(op.mem), offset=4 * op.index)
     if k == "st":
         return Insn("str", srcs=(reg(op.a),), base=base(op.mem), offset=4 * op.index)
     if k == "movc":
-        raise ValueError("movc needs two instructions (movw/movt); use lower_movc")
+        return Insn("mov", dst=reg(op.dst), imm=op.imm)
     if k in ir.SHIFT_KINDS:
         return Insn(k, dst=reg(op.dst), srcs=(reg(op.a),), imm=op.imm)
+    if op.imm is not None and not is_imm(op.imm):
+        raise ValueError(f"not a Thumb-2 immediate: {op.imm:#x} in {op}")
     srcs = tuple(reg(r) for r in (op.a, op.b) if r is not None)
     return Insn(k, dst=reg(op.dst), srcs=srcs, shift=op.shift, imm=op.imm)
 
 
 def lower_movc(dst: str, value: int) -> list:
     value &= 0xFFFFFFFF
-    if ir.is_thumb2_imm(value):
+    if is_imm(value):
         return [Insn("mov", dst=dst, imm=value)]
-    if ir.is_thumb2_imm(~value & 0xFFFFFFFF):
+    if is_imm(~value & 0xFFFFFFFF):
         return [Insn("mvn", dst=dst, imm=~value & 0xFFFFFFFF)]
     out = [Insn("movw", dst=dst, imm=value & 0xFFFF)]
     if value >> 16:
         out.append(Insn("movt", dst=dst, imm=value >> 16))
+    return out
+
+
+def expand_constants(insns: list) -> list:
+    """Every placeholder ``mov rd, #value`` whose value is not a modified immediate (what
+    ``lower`` makes of a ``movc``) as the instructions that load it (``lower_movc``), with its note."""
+    out = []
+    for i in insns:
+        if i.mnem == "mov" and i.imm is not None and not i.srcs and not is_imm(i.imm):
+            out += [replace(x, note=i.note) for x in lower_movc(i.dst, i.imm)]
+        else:
+            out.append(i)
     return out
 
 
@@ -339,3 +407,13 @@ def execute(insns, regs: dict, memory: dict) -> None:
             pass
         else:
             raise ValueError(f"execute: unsupported {i.text()}")
+
+
+THUMB2 = Isa(
+    name="thumb2", allocatable=ALLOCATABLE, sp="sp", frame_regs=frozenset({"sp", "pc"}),
+    arg_regs=ARG_REGS, stack_arg_regs=("r12", "r11", "r10", "r9", "r8"), callee_saved=CALLEE_SAVED,
+    link="lr", word_bytes=4, stack_align=8,
+    is_imm=is_imm, lower=lower, expand_constants=expand_constants,
+    load=ldr, load_slot=ldr_slot, store_slot=str_slot, store_pair=strd_slot, resolve=resolve,
+    access=access, push=push, pop_return=pop_return, add_sp=add_sp, check_core=check_core,
+    function_lines=function_lines, c_asm=c_asm)

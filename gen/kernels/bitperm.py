@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Mapping, Optional
 
-from gen.ir import MASK32, Builder, is_thumb2_imm
+from gen.ir import MASK32, Builder
+from gen.isa import thumb2
 
 BitRef = tuple[int, int]      # (word index, bit position 0 = LSB)
 
@@ -42,11 +43,14 @@ class MaskCache:
     def __init__(self, b: Builder):
         self.b = b
         self.regs: dict[int, int] = {}
+        #: the builder's ISA immediates; Thumb-2's where the builder names none (portable C takes
+        #: any constant, and the same IR goes on to the Thumb-2 backend)
+        self.is_imm = b.is_imm or thumb2.is_imm
 
     def and_mask(self, x: int, mask: int) -> int:
-        if is_thumb2_imm(mask):
+        if self.is_imm(mask):
             return self.b.and_(x, imm=mask)
-        if is_thumb2_imm(~mask & MASK32):
+        if self.is_imm(~mask & MASK32):
             return self.b.bic(x, imm=~mask & MASK32)
         if mask not in self.regs:
             self.regs[mask] = self.b.movc(mask)

@@ -5,8 +5,9 @@
 * every memory of the program is one pointer argument (``Param(name, ctype, mem)``; a
   parameter with ``mem=None`` is accepted and ignored). Arguments 0..3 arrive in r0..r3,
   further ones on the caller's stack (AAPCS);
-* a memory listed in ``pinned`` keeps its base register for the whole function (its loads
-  are read-only values the allocator may load again instead of spilling: round keys); every
+* a memory listed in ``pinned`` keeps its base register for the whole function (if it is
+  ``constant`` in the program, its loads are values the allocator may load again instead of
+  spilling: round keys); every
   other base is *homed*: a register argument is pushed by the prologue with the callee-saved
   registers, a stack argument already has its home in the caller's frame (it is loaded into a
   scratch register by the prologue), so evicting a base is free and a reload is one
@@ -17,9 +18,9 @@
   ``regalloc.check_allocation``, then ``listsched.post_schedule`` (load/store pipelining),
   then ``strd_pairs.pair`` (spill stores merged into STRD where the cycle model says it pays),
   then ``reload_pairs.pair`` (loads/stores moved next to loads, registers renamed around them);
-* ``movc`` (any 32-bit constant) is allocated as a placeholder ``mov #imm`` and printed as
-  MOV/MVN with a modified immediate or MOVW/MOVT (the register allocator lowers one op to one
-  instruction, so it never sees the two-instruction form);
+* ``movc`` (any 32-bit constant) is lowered to a placeholder ``mov #imm`` and printed as
+  MOV/MVN with a modified immediate or MOVW/MOVT (``isa.expand_constants``: the register
+  allocator lowers one op to one instruction, so it never sees the two-instruction form);
 * prologue ``push {homed argument registers, r4-r11, lr}; sub sp, #frame``, epilogue
   ``add sp, #frame + homes; pop {r4-r11, pc}``; the stack stays 8-byte aligned;
 * argument memory is touched only by single-word LDR/STR at constant offsets (ARMv7-M
@@ -27,26 +28,28 @@
   memories all come before the first store (``listsched.dependences``), so an output may be
   the same buffer as an input;
 * ``Function.cycles`` is the modelled cost of the whole call (push .. pop pc), with the one
-  timing table of gen/sched/timing.py that the emulator's cycle model uses.
+  timing table of gen/cores/timing.py that the emulator's cycle model uses.
 
 ``Function.c_text()`` is a C prototype plus a file-scope ``__asm__`` block defining the
 global symbol (``.syntax unified``, ``.thumb``, ``.thumb_func``, ``.type``, ``.size``).
 Nothing here branches or computes an address: the code is constant-time by construction.
+
+The registers, the calling convention, the frame instructions and the printing come from the
+ISA interface (gen/isa/base.py; ``isa`` argument, default Thumb-2).  The frame's shape (one
+push of the homed arguments, the callee-saved registers and the link register, whose slots are
+the homes) is the AAPCS one; ``split_frame``, ``looped_lines`` and ``execute`` below read
+Thumb-2 functions only.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from gen import ir
 from gen.isa import thumb2 as t2
+from gen.isa.base import Isa
 from gen.sched import listsched, regalloc, reload_pairs, strd_pairs
 
 CORES = ("cortex-m4", "cortex-m3")
-CALLEE_SAVED = ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11")
-ARG_REGS = ("r0", "r1", "r2", "r3")
-#: scratch registers (not arguments, caller-saved or saved by the prologue) that receive
-#: stack arguments in the prologue
-STACK_ARG_REGS = ("r12", "r11", "r10", "r9", "r8")
 
 
 @dataclass(frozen=True)
@@ -71,35 +74,19 @@ class Function:
     core: str
     seed: int
     stats: dict = field(default_factory=dict)
+    isa: Isa = t2.THUMB2
 
     def asm_lines(self) -> list:
-        return t2.function_lines(self.name, [f"    {i.text()}" for i in self.insns])
+        return self.isa.function_lines(self.name, [f"    {i.text()}" for i in self.insns])
 
     def c_text(self, comment: str = "") -> str:
-        return t2.c_asm(self.prototype, self.asm_lines(), comment)
+        return self.isa.c_asm(self.prototype, self.asm_lines(), comment)
 
     def summary(self) -> dict:
         return {"cycles": self.cycles, "instructions": len(self.insns), "ir_ops": self.n_ops,
                 "spills": self.spills, "reloads": self.reloads, "remats": self.remats,
                 "base_reloads": self.base_reloads, "stack_bytes": self.stack_bytes,
                 "core": self.core, "seed": self.seed}
-
-
-def _placeholder_constants(program: ir.Program) -> ir.Program:
-    """movc -> 'mov #imm' (one op, one destination, no operand) for the allocator; the printer
-    below expands the ones that are not a modified immediate (no validation: on purpose)."""
-    ops = [ir.Op("mov", dst=op.dst, imm=op.imm) if op.kind == "movc" else op for op in program.ops]
-    return ir.Program(program.name, ops, dict(program.mems), program.n_vregs)
-
-
-def _expand_constants(insns: list) -> list:
-    out = []
-    for i in insns:
-        if i.mnem == "mov" and i.imm is not None and not i.srcs and not ir.is_thumb2_imm(i.imm):
-            out += [replace(x, note=i.note) for x in t2.lower_movc(i.dst, i.imm)]
-        else:
-            out.append(i)
-    return out
 
 
 def sink(program: ir.Program, order) -> list:
@@ -132,7 +119,7 @@ def sink(program: ir.Program, order) -> list:
 
 def compile_function(program: ir.Program, name: str, params, core: str, seed: int = 0,
                      pinned=(), segments=None, rank=None, strategy: str = "pressure",
-                     order=None) -> Function:
+                     order=None, isa: Isa = t2.THUMB2) -> Function:
     """Compile ``program`` as ``void name(params...)`` for ``core`` (see the module docstring).
 
     ``pinned``: memories whose base register stays put (at most a few: each costs a register);
@@ -153,18 +140,18 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
             raise ValueError(f"{name}: pinned memory {m!r} is not a memory of the program")
 
     # where every base arrives, and its home
-    stack_regs = list(STACK_ARG_REGS)
-    pushed_args = sorted((ARG_REGS[by_mem[m]] for m in program.mems
-                          if by_mem[m] < 4 and m not in pinned), key=lambda r: int(r[1:]))
-    pushed = pushed_args + list(CALLEE_SAVED) + ["lr"]
-    popped = list(CALLEE_SAVED) + ["pc"]
+    n_reg_args, word = len(isa.arg_regs), isa.word_bytes
+    stack_regs = list(isa.stack_arg_regs)
+    pushed_args = sorted((isa.arg_regs[by_mem[m]] for m in program.mems
+                          if by_mem[m] < n_reg_args and m not in pinned), key=isa.arg_regs.index)
+    pushed = pushed_args + list(isa.callee_saved) + [isa.link]
     bases, prologue_loads = {}, []        # prologue_loads: (reg, home id)
     homes = {}                            # home id -> ('push', index) | ('arg', stack arg index)
     next_home = -1
     for m in sorted(program.mems, key=lambda m: by_mem[m]):
         k = by_mem[m]
-        if k < 4:
-            reg = ARG_REGS[k]
+        if k < n_reg_args:
+            reg = isa.arg_regs[k]
             if m in pinned:
                 bases[m] = regalloc.BaseSpec("pinned", reg)
             else:
@@ -175,7 +162,7 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
             if not stack_regs:
                 raise ValueError(f"{name}: too many stack arguments")
             reg = stack_regs.pop(0)
-            homes[next_home] = ("arg", k - 4)
+            homes[next_home] = ("arg", k - n_reg_args)
             prologue_loads.append((reg, next_home))
             bases[m] = regalloc.BaseSpec("pinned" if m in pinned else "home", reg,
                                          None if m in pinned else next_home)
@@ -183,50 +170,50 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
     pinned_regs = {bases[m].reg for m in pinned}
     if len(pinned_regs) > 3:
         raise ValueError(f"{name}: at most 3 pinned bases")
-    remat = tuple(m for m in pinned if program.mems[m][1] == "r")
+    remat = tuple(m for m in pinned if m in program.constant)
 
-    prog = _placeholder_constants(program)
     if order is None:
         if strategy == "sink":          # the generator's order, ops sunk to their consumers
             order = sink(program, range(len(program.ops)))
         else:
             order = listsched.schedule(program, seed, strategy, segments=segments, rank=rank)
-    alloc = regalloc.allocate(prog, order, bases, seed=seed, remat_mems=remat)
-    regalloc.check_allocation(prog, order, alloc, bases)
+    alloc = regalloc.allocate(program, order, bases, seed=seed, remat_mems=remat, isa=isa)
+    regalloc.check_allocation(program, order, alloc, bases, isa)
     readonly = frozenset(bases[m].reg for m in remat)
-    body = listsched.post_schedule(alloc.insns, core, seed, readonly_bases=readonly)
-    body = _expand_constants(body)
-    paired, _ = strd_pairs.pair(body, core)
-    strd_pairs.check(body, paired)
-    body, _ = reload_pairs.pair(paired, core)       # checked inside (reload_pairs.check)
+    body = listsched.post_schedule(alloc.insns, core, seed, readonly_bases=readonly, isa=isa)
+    body = isa.expand_constants(body)
+    paired, _ = strd_pairs.pair(body, core, isa=isa)
+    strd_pairs.check(body, paired, isa)
+    body, _ = reload_pairs.pair(paired, core, isa=isa)       # checked inside (reload_pairs.check)
 
-    s = 4 * strd_pairs.n_slots(body)
-    if (4 * len(pushed) + s) % 8:
-        s += 4
+    s = word * strd_pairs.n_slots(body, isa)
+    if (word * len(pushed) + s) % isa.stack_align:
+        s += isa.stack_align - (word * len(pushed) + s) % isa.stack_align
     n_push = len(pushed)
 
     def offset(slot):
         if slot >= 0:
-            return 4 * slot
+            return word * slot
         kind, idx = homes[slot]
-        return s + 4 * idx if kind == "push" else s + 4 * n_push + 4 * idx
+        return s + word * idx if kind == "push" else s + word * n_push + word * idx
 
-    body = [t2.resolve(i, offset) for i in body]
-    pro = [t2.push(pushed)] + ([t2.Insn("sub", dst="sp", srcs=("sp",), imm=s)] if s else [])
-    pro += [t2.resolve(t2.ldr_slot(reg, home, note="stack argument"), offset) for reg, home in prologue_loads]
-    unwind = s + 4 * len(pushed_args)
-    epi = ([t2.Insn("add", dst="sp", srcs=("sp",), imm=unwind)] if unwind else []) + [t2.pop(popped)]
+    body = [isa.resolve(i, offset) for i in body]
+    pro = [isa.push(pushed)] + ([isa.add_sp(-s)] if s else [])
+    pro += [isa.resolve(isa.load_slot(reg, home, note="stack argument"), offset) for reg, home in prologue_loads]
+    unwind = s + word * len(pushed_args)
+    epi = ([isa.add_sp(unwind)] if unwind else []) + [isa.pop_return(isa.callee_saved)]
     insns = pro + body + epi
-    t2.check_core(insns, core)
+    isa.check_core(insns, core)
     for i in insns:      # only single-word memory instructions, constant offsets
-        assert i.mnem in ("ldr", "str", "push", "pop") or i.base is None or \
-            (i.mnem == "strd" and i.base == "sp"), i.text()
+        acc = isa.access(i)
+        assert i.base is None or acc in ("load", "store") or (acc == "store_pair" and i.base == isa.sp), \
+            i.text()
     proto = f"void {name}(" + ", ".join(f"{p.ctype}{'' if p.ctype.endswith('*') else ' '}{p.name}"
                                         for p in params) + ")"
     return Function(name=name, prototype=proto, insns=insns, cycles=listsched.cycles(insns, core),
                     spills=alloc.spills, reloads=alloc.reloads, remats=alloc.remats,
                     base_reloads=alloc.base_reloads, stack_bytes=4 * n_push + s,
-                    n_ops=len(program.ops), core=core, seed=seed, stats=program.stats())
+                    n_ops=len(program.ops), core=core, seed=seed, stats=program.stats(), isa=isa)
 
 
 def split_frame(insns: list) -> tuple:

@@ -1,4 +1,4 @@
-"""List scheduling for straight-line code, with the timing table of gen/sched/timing.py as cost.
+"""List scheduling for straight-line code, with the timing rules of gen/cores/timing.py as cost.
 
 On Cortex-M3/M4 every ALU instruction issues in one cycle and its result is usable by the
 next instruction, so an in-order schedule pays only for (``timing.pair_adjust``):
@@ -17,13 +17,15 @@ So scheduling is done twice:
    with the smallest change in live values (values whose last use it is are freed, its result
    is a new one); ties go to the op that reads the most recently computed values (depth-first:
    finish what was started), then to the op's position in the generator's order, and, with
-   ``seed != 0``, to a seeded random key.  A round-key load is not scheduled before the op
-   that consumes it is otherwise ready (it would only hold a register).
+   ``seed != 0``, to a seeded random key.  A load is not scheduled before the op that
+   consumes it is otherwise ready (it would only hold a register).
 2. ``post_schedule(insns)`` (after allocation): reorders the allocated instructions within
    the dependences on physical registers and stack slots so that loads and stores follow
    loads (pipelining) and no load/store directly follows the write of its base register.
 
 ``cycles(insns, core)`` prices a final instruction list with ``timing.sequence_cycles``.
+After allocation the passes see instructions through the ISA interface (gen/isa/base.py:
+``isa.access``, ``isa.sp``; default Thumb-2).
 """
 from __future__ import annotations
 
@@ -31,12 +33,15 @@ import heapq
 import random
 
 from gen import ir
-from gen.sched import timing as T
+from gen.cores import timing as T
+from gen.isa.base import Isa
+from gen.isa.thumb2 import THUMB2
 
 
 def dependences(program: ir.Program) -> list:
     """preds[i] = ops that must come before op i: producers of its operands, and for a
-    store every load of an input memory (in and out may be the same buffer)."""
+    store every load of an input memory (in and out may be the same buffer) that is not
+    ``constant`` (nothing writes those)."""
     where: dict = {}
     preds: list = []
     loads_of_inputs: list = []
@@ -44,7 +49,7 @@ def dependences(program: ir.Program) -> list:
         p = {where[r] for r in op.reads()}
         if op.kind == "st":
             p.update(loads_of_inputs)
-        elif op.kind == "ld" and program.mems[op.mem][1] == "r" and op.mem != "rk":
+        elif op.kind == "ld" and program.mems[op.mem][1] == "r" and op.mem not in program.constant:
             loads_of_inputs.append(i)
         preds.append(p)
         if op.dst is not None:
@@ -136,20 +141,20 @@ def schedule(program: ir.Program, seed: int = 0, strategy: str = "pressure",
 # ---------------------------------------------------------------------------------------
 # After register allocation.
 # ---------------------------------------------------------------------------------------
-def _mem_key(insn):
-    """Memory location an ldr/str touches, for ordering: stack slots by slot id / offset,
+def _mem_key(insn, sp: str):
+    """Memory location a load/store touches, for ordering: stack slots by slot id / offset,
     read-only memories never conflict, everything else is one location ('io')."""
-    if insn.base == "sp":
-        return ("sp", insn.slot if insn.slot is not None else ("off", insn.offset))
+    if insn.base == sp:
+        return ("stack", insn.slot if insn.slot is not None else ("off", insn.offset))
     return ("mem", insn.base)
 
 
 def post_dependences(insns: list, readonly_bases: frozenset = frozenset(),
-                     readonly: frozenset | None = None) -> list:
+                     readonly: frozenset | None = None, isa: Isa = THUMB2) -> list:
     """preds[i] = instructions that must stay before instruction i: register RAW/WAR/WAW,
     stack slots by slot id, and the order of accesses to other memory (in and out may be the
     same buffer).  A load whose base register is in ``readonly_bases`` or whose position is in
-    ``readonly`` reads memory nothing here writes (rk): no memory dependence."""
+    ``readonly`` reads memory nothing here writes (a constant memory): no memory dependence."""
     readonly = readonly or frozenset()
     n = len(insns)
     preds: list = [set() for _ in range(n)]
@@ -167,10 +172,11 @@ def post_dependences(insns: list, readonly_bases: frozenset = frozenset(),
             if r in last_write:
                 p.add(last_write[r])
             p.update(reads_since.get(r, ()))
-        if ins.mnem in ("ldr", "str"):
-            k = _mem_key(ins)
-            if k[0] == "sp":
-                if ins.mnem == "ldr":
+        acc = isa.access(ins)
+        if acc in ("load", "store"):
+            k = _mem_key(ins, isa.sp)
+            if k[0] == "stack":
+                if acc == "load":
                     if k in mem_last_write:
                         p.add(mem_last_write[k])
                     mem_reads_since.setdefault(k, []).append(i)
@@ -180,7 +186,7 @@ def post_dependences(insns: list, readonly_bases: frozenset = frozenset(),
                     p.update(mem_reads_since.get(k, ()))
                     mem_last_write[k] = i
                     mem_reads_since[k] = []
-            elif not (ins.mnem == "ldr" and (ins.base in readonly_bases or i in readonly)):
+            elif not (acc == "load" and (ins.base in readonly_bases or i in readonly)):
                 if io_last is not None:
                     p.add(io_last)
                 io_last = i
@@ -195,14 +201,14 @@ def post_dependences(insns: list, readonly_bases: frozenset = frozenset(),
 
 def post_schedule(insns: list, core: str = "cortex-m4", seed: int = 0,
                   readonly_bases: frozenset = frozenset(), readonly: frozenset | None = None,
-                  method: str = "greedy") -> list:
+                  method: str = "greedy", isa: Isa = THUMB2) -> list:
     """Reorder allocated instructions (no push/pop/branches inside) to pipeline memory
     accesses, within register and memory dependences (``post_dependences``).
 
     method 'greedy' (default): a list scheduler that, behind a load, takes any ready
     load/store (loads first); 'gaps': the other instructions keep their order and every
     single LDR/STR is placed into one of the gaps between them (see ``_gap_schedule``)."""
-    preds = post_dependences(insns, readonly_bases, readonly)
+    preds = post_dependences(insns, readonly_bases, readonly, isa)
     tim = [ins.timing() for ins in insns]
     if method == "gaps":
         order = _gap_schedule(preds, tim, seed)
@@ -337,20 +343,20 @@ def _gap_schedule(preds: list, tim: list, seed: int = 0) -> list:
 
 
 def cycles(insns, core: str) -> int:
-    """Modelled cycles of a straight-line instruction list (gen.sched.timing)."""
+    """Modelled cycles of a straight-line instruction list (gen.cores.timing)."""
     return T.sequence_cycles([i.timing() for i in insns], core)
 
 
 def polish(insns: list, readonly: frozenset | None = None, readonly_bases: frozenset = frozenset(),
-           reach: int = 24, passes: int = 4) -> list:
+           reach: int = 24, passes: int = 4, isa: Isa = THUMB2) -> list:
     """Local improvement of a scheduled list: every single load/store and every instruction
     right before or after one is tried at each place within ``reach`` positions inside its
     dependence window (``post_dependences``), and moved where the modelled cycles drop most.
-    Only the pair terms of gen/sched/timing (pipelining, address stall) depend on the order,
+    Only the pair terms of gen/cores/timing (pipelining, address stall) depend on the order,
     so a move is priced exactly by the at most six pairs it changes.  Repeated until a pass
     moves nothing (at most ``passes``).  Deterministic."""
     n = len(insns)
-    preds = post_dependences(insns, readonly_bases, readonly)
+    preds = post_dependences(insns, readonly_bases, readonly, isa)
     succs: list = [[] for _ in range(n)]
     for i, p in enumerate(preds):
         for j in p:

@@ -1,10 +1,11 @@
-"""Register allocation of a scheduled straight-line IR program onto Thumb-2 registers.
+"""Register allocation of a scheduled straight-line IR program onto an ISA's registers.
 
-Input: a ``gen.ir.Program``, an order of its ops (``gen.sched.listsched.schedule``), the
+Input: a ``gen.ir.Program``, an order of its ops (``gen.sched.listsched.schedule``), the ISA
+(gen/isa/base.py, default Thumb-2: its registers, lowering and load/store constructors), the
 registers to use, and where each memory's base pointer lives:
 
-* ``pinned``: a register that holds the base for the whole program (rk: every round loads
-  from it, so it is never evicted);
+* ``pinned``: a register that holds the base for the whole program (round keys: every round
+  loads from it, so it is never evicted);
 * ``home``: the base arrives in a register and also has a copy on the stack (the prologue
   pushes it), so evicting it costs nothing and a reload is one ``ldr rX, [sp, #home]``
   (in and out: in is needed for the first eight loads, out for the last eight stores).
@@ -14,14 +15,14 @@ eviction):
 
 * an operand that is not in a register is reloaded into a free register;
 * when no register is free, the value whose next use is furthest away is evicted; a value
-  that already has a memory copy is *clean* (a loaded round-key word is reloaded from rk, a
-  value spilled once keeps its slot) and evicting it costs only the later reload, so its
+  that already has a memory copy is *clean* (a word loaded from a constant memory, such as a
+  round key, is loaded again from it; a value spilled once keeps its slot) and evicting it costs only the later reload, so its
   distance counts ``clean_bonus`` times; a dirty value is stored to a stack slot first;
 * operands whose last use is this op free their register before the destination is
   chosen (``eor r3, r3, r5`` is fine);
 * stack slots are reused once their value is dead.
 
-The result is a list of ``gen.isa.thumb2.Insn`` with symbolic stack slots, plus counts.
+The result is a list of the ISA's instructions with symbolic stack slots, plus counts.
 Deterministic; ``seed`` only breaks ties between equally good free registers / victims.
 """
 from __future__ import annotations
@@ -30,9 +31,8 @@ import random
 from dataclasses import dataclass, field
 
 from gen import ir
-from gen.isa import thumb2 as t2
-
-ALLOCATABLE = tuple(f"r{i}" for i in range(13)) + ("lr",)
+from gen.isa.base import Isa
+from gen.isa.thumb2 import THUMB2
 
 
 @dataclass
@@ -44,7 +44,7 @@ class BaseSpec:
 
 @dataclass
 class Allocation:
-    insns: list               # t2.Insn, slots symbolic
+    insns: list               # the ISA's instructions, slots symbolic
     n_slots: int              # spill slots used (slot ids 0..n_slots-1)
     spills: int               # spill stores
     reloads: int              # reloads of spilled values from the stack
@@ -65,7 +65,7 @@ class _Value:
         self.ui = 0             # index of the next use in uses
         self.reg = None
         self.slot = None        # spill slot (symbolic)
-        self.remat = None       # (mem, index) when it is a load from a read-only memory
+        self.remat = None       # (mem, index) when it is a load from a constant memory
         self.home = None        # stack slot of a base pointer
 
     def next_use(self, pos):
@@ -81,13 +81,17 @@ class _Value:
         return self.slot is not None or self.remat is not None or self.home is not None
 
 
-def allocate(program: ir.Program, order: list, bases: dict, regs=ALLOCATABLE, seed: int = 0,
-             clean_bonus: float = 2.0, remat_mems=("rk",), pick: str = "lru") -> Allocation:
-    """``pick``: which free register a new value gets: 'first' (lowest name) or 'lru' (the one
-    untouched the longest: fewer false dependences for the post-allocation scheduler, so
-    reloads and spill stores can move next to other loads).  A round-key word is reloaded
-    from its memory; if that memory's base pointer was evicted (a 'home' base), the pointer is
-    reloaded first."""
+def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int = 0,
+             clean_bonus: float = 2.0, remat_mems=None, pick: str = "lru",
+             isa: Isa = THUMB2) -> Allocation:
+    """``regs``: the registers to use (default: all of ``isa.allocatable``).  ``pick``: which
+    free register a new value gets: 'first' (lowest name) or 'lru' (the one untouched the
+    longest: fewer false dependences for the post-allocation scheduler, so reloads and spill
+    stores can move next to other loads).  A word of a memory in ``remat_mems`` (default: the
+    program's ``constant`` memories) is loaded again from its memory instead of spilled; if
+    that memory's base pointer was evicted (a 'home' base), the pointer is reloaded first."""
+    regs = isa.allocatable if regs is None else regs
+    remat_mems = program.constant if remat_mems is None else remat_mems
     rng = random.Random(seed)
     assert pick in ("first", "lru"), pick
     ops = [program.ops[i] for i in order]
@@ -148,7 +152,7 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=ALLOCATABLE, se
             else:
                 v.slot = n_slots
                 n_slots += 1
-            out.append(t2.str_slot(best, v.slot, note=f"spill {_vname(v.name)}"))
+            out.append(isa.store_slot(best, v.slot, note=f"spill {_vname(v.name)}"))
             counts["spills"] += 1
         v.reg = None
         reg_of[best] = None
@@ -171,7 +175,7 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=ALLOCATABLE, se
     def load_value(v, pos, locked):
         r = get_reg(pos, locked)
         if v.home is not None:
-            out.append(t2.ldr_slot(r, v.home, note=f"reload {_vname(v.name)}"))
+            out.append(isa.load_slot(r, v.home, note=f"reload {_vname(v.name)}"))
             counts["base_reloads"] += 1
         elif v.remat is not None:
             mem, index = v.remat
@@ -180,11 +184,11 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=ALLOCATABLE, se
                 load_value(bv, pos, locked | {r})
             locked.add(bv.reg)
             readonly.add(len(out))
-            out.append(t2.ldr(r, bv.reg, 4 * index, note=f"reload {_vname(v.name)}"))
+            out.append(isa.load(r, bv.reg, isa.word_bytes * index, note=f"reload {_vname(v.name)}"))
             counts["remats"] += 1
         else:
             assert v.slot is not None, f"value {v.name} lost"
-            out.append(t2.ldr_slot(r, v.slot, note=f"reload {_vname(v.name)}"))
+            out.append(isa.load_slot(r, v.slot, note=f"reload {_vname(v.name)}"))
             counts["reloads"] += 1
         v.reg = r
         reg_of[r] = v
@@ -222,7 +226,7 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=ALLOCATABLE, se
             assign[op.dst] = r
             if op.kind == "ld" and op.mem in remat_mems:
                 d.remat = (op.mem, op.index)
-        insn = t2.lower(op, lambda x: assign[x], lambda m: assign["@" + m])
+        insn = isa.lower(op, lambda x: assign[x], lambda m: assign["@" + m])
         if op.kind == "ld" and op.mem in remat_mems:
             readonly.add(len(out))
         out.append(insn)
@@ -238,7 +242,8 @@ def _vname(name) -> str:
     return f"v{name}" if isinstance(name, int) else f"{name[1:]} pointer" if str(name).startswith("@") else str(name)
 
 
-def check_allocation(program: ir.Program, order: list, alloc: Allocation, bases: dict) -> None:
+def check_allocation(program: ir.Program, order: list, alloc: Allocation, bases: dict,
+                     isa: Isa = THUMB2) -> None:
     """Raise AssertionError unless every register read holds the value the IR op expects.
 
     Symbolic check, independent of any input: each register and stack slot carries the IR
@@ -250,13 +255,13 @@ def check_allocation(program: ir.Program, order: list, alloc: Allocation, bases:
     for insn in alloc.insns:
         if insn.note.startswith(("spill", "reload")):
             name = insn.note.split(" ", 1)[1]
-            if insn.mnem == "str":
+            if isa.access(insn) == "store":
                 assert reg_holds.get(insn.srcs[0]) == name, (insn.text(), reg_holds.get(insn.srcs[0]))
                 slot_holds[insn.slot] = name
             else:
-                if insn.base == "sp" and insn.slot is not None and insn.slot >= 0:
+                if insn.base == isa.sp and insn.slot is not None and insn.slot >= 0:
                     assert slot_holds.get(insn.slot) == name, (insn.text(), slot_holds.get(insn.slot))
-                elif insn.base != "sp":     # a round-key word again: through its base pointer
+                elif insn.base != isa.sp:   # a constant word again: through its base pointer
                     assert str(reg_holds.get(insn.base)).endswith(" pointer"), \
                         (insn.base, insn.offset, reg_holds.get(insn.base))
                 reg_holds[insn.dst] = name

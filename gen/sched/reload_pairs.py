@@ -1,6 +1,6 @@
 """Pipeline leftover 2-cycle loads and stores: move them next to other loads, then rename registers.
 
-The trick.  In the timing model (gen/sched/timing.py) a single LDR or STR costs 2 cycles, but
+The trick.  In the timing model (gen/cores/timing.py) a single LDR or STR costs 2 cycles, but
 one directly behind a single LDR costs 1 (unless its address register is the one that load
 wrote): LDR;LDR = 3, LDR;LDR;LDR = 4, LDR;STR = 3.  After allocation, post-scheduling
 (listsched.post_schedule + polish) and STRD pairing, many loads - mostly spill and pointer
@@ -42,43 +42,51 @@ tagged with how many argument-memory stores precede them), a stack reload yields
 last stored in its word; the two lists must compute the same multiset of instruction terms,
 the same argument-memory stores in the same order, the same final stack contents and the same
 ``live_out`` registers.  Deterministic.
+
+The instructions are seen through the ISA interface (gen/isa/base.py, default Thumb-2): the
+registers a value may be renamed to (``isa.allocatable``), what each instruction does to
+memory (``isa.access``), the stack pointer and the registers that are never values.
 """
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
 
+from gen.cores import timing as T
+from gen.isa.base import Isa
+from gen.isa.thumb2 import THUMB2
 from gen.sched import listsched
-from gen.sched import timing as T
-
-#: registers that may carry renamed values (never sp, pc)
-RENAMEABLE = tuple(f"r{i}" for i in range(13)) + ("lr",)
-#: instructions without a memory side: a single load/store may cross them
-_MEM_FREE = frozenset({"eor", "and", "orr", "bic", "orn", "mov", "mvn", "lsl", "lsr", "ror", "asr",
-                       "movw", "movt", "add", "sub", "mul", "umull", "umlal", "rbit", "rev", "nop"})
 
 
-def _slot_keys(ins) -> tuple:
-    """Stack words an sp-based ldr/str/strd touches (symbolic slot ids, else byte offsets)."""
+def _slot_keys(ins, isa: Isa) -> tuple:
+    """Stack words an sp-based load/store/store pair touches (symbolic slot ids, else byte offsets)."""
+    two = isa.access(ins) == "store_pair"
     if ins.slot is not None:
-        return (ins.slot, ins.slot + 1) if ins.mnem == "strd" else (ins.slot,)
-    return (("off", ins.offset), ("off", ins.offset + 4)) if ins.mnem == "strd" else (("off", ins.offset),)
+        return (ins.slot, ins.slot + 1) if two else (ins.slot,)
+    return (("off", ins.offset), ("off", ins.offset + isa.word_bytes)) if two else (("off", ins.offset),)
 
 
-def _memory_independent(a, b) -> bool:
+def _memory_independent(a, b, isa: Isa) -> bool:
     """True when the single load/store ``a`` and the instruction ``b`` may swap as far as
     memory goes."""
-    if b.mnem in _MEM_FREE:
+    acc = isa.access(b)
+    if acc == "none":
         return True
-    if b.mnem not in ("ldr", "str", "strd"):
-        return False                           # push/pop/branches/unknown: a barrier
-    if a.mnem == "ldr" and b.mnem == "ldr":
+    if acc == "barrier":
+        return False                           # push/pop/branches/unknown
+    if isa.access(a) == "load" and acc == "load":
         return True
-    if (a.base == "sp") != (b.base == "sp"):
+    if (a.base == isa.sp) != (b.base == isa.sp):
         return True                            # the frame never aliases argument memory
-    if a.base == "sp":
-        return not set(_slot_keys(a)) & set(_slot_keys(b))
+    if a.base == isa.sp:
+        return not set(_slot_keys(a, isa)) & set(_slot_keys(b, isa))
     return False                               # argument memory: in and out may be one buffer
+
+
+def _tied(ins) -> list:
+    """The destinations ``ins`` also reads (movt, umlal): its result continues their value."""
+    return [r for r in (ins.dst, ins.dst2)
+            if r is not None and r in ins.reads() and r not in ins.srcs and r != ins.base]
 
 
 class _Values:
@@ -110,7 +118,7 @@ class _Values:
                     rd[k] = get(r)
             if ins.base is not None and ins.base not in fixed:
                 rd["base"] = get(ins.base)
-            tied = {r for r in ins.reads() if r not in ins.srcs and r != ins.base}
+            tied = _tied(ins)
             df = {}
             for f in ("dst", "dst2"):
                 r = getattr(ins, f)
@@ -163,15 +171,15 @@ def _pressure(seq: list, reads: list, defs: list, counted) -> list:
 
 
 def improve(body: list, core: str, live_out: frozenset = frozenset(), reach: int = 64,
-            passes: int = 8, block: int = 4, debug: bool = False) -> tuple:
+            passes: int = 8, block: int = 4, debug: bool = False, isa: Isa = THUMB2) -> tuple:
     """(new body, moves applied).  ``body``: allocated, scheduled straight-line instructions
     (symbolic or resolved stack slots, no push/pop/branch inside).  The modelled cycles drop
     by exactly the sum of the applied moves' prices (never rise).  ``live_out``: registers
     whose final value matters (none in the kernels here); their last values keep their
     registers, and if that cannot be kept the body is returned unchanged."""
-    fixed = frozenset(r for i in body for r in i.reads() | i.writes() if r not in RENAMEABLE)
+    fixed = frozenset(r for i in body for r in i.reads() | i.writes() if r not in isa.allocatable)
     V = _Values(body, fixed)
-    pool = [r for r in RENAMEABLE if any(r in (i.dst, i.dst2) for i in body)]
+    pool = [r for r in isa.allocatable if any(r in (i.dst, i.dst2) for i in body)]
     R = len(pool)
     counted = (lambda v: not V.livein[v] or V.reg0[v] in pool)
     tim = [_timing(i, V.reads[k], V.defs[k]) for k, i in enumerate(body)]
@@ -181,8 +189,9 @@ def improve(body: list, core: str, live_out: frozenset = frozenset(), reach: int
     n = len(seq)
     pa = T.pair_adjust
     read = set().union(*rvals)
+    is_load = [isa.access(i) == "load" for i in body]
     movable = [tim[k].cls in T.PIPE_SINK and bool(i.base) and not (i.writes() - {i.dst}) - fixed
-               and (i.mnem != "ldr" or (i.dst in RENAMEABLE and dvals[k] <= read))
+               and (not is_load[k] or (i.dst in isa.allocatable and dvals[k] <= read))
                for k, i in enumerate(body)]
     moves = 0
     cost = listsched.cycles(body, core)
@@ -192,8 +201,8 @@ def improve(body: list, core: str, live_out: frozenset = frozenset(), reach: int
         """Best strictly improving place for the block seq[p:p+m] (all single loads/stores)."""
         blk = seq[p:p + m]
         t0, tl = tim[blk[0]], tim[blk[-1]]
-        loads = sum(1 for b in blk if body[b].mnem == "ldr")
-        grow = sum(1 for b in blk if body[b].mnem != "ldr" for v in rvals[b] if counted(v))
+        loads = sum(1 for b in blk if is_load[b])
+        grow = sum(1 for b in blk if not is_load[b] for v in rvals[b] if counted(v))
         rv = set().union(*(rvals[b] for b in blk))
         dv = set().union(*(dvals[b] for b in blk))
         prev = tim[seq[p - 1]]
@@ -203,7 +212,7 @@ def improve(body: list, core: str, live_out: frozenset = frozenset(), reach: int
 
         def crossable(j):
             return not (dvals[j] & rv or rvals[j] & dv) and \
-                all(_memory_independent(body[b], body[j]) for b in blk)
+                all(_memory_independent(body[b], body[j], isa) for b in blk)
         for q in range(p - 1, max(0, p - reach), -1):           # earlier: in front of seq[q]
             j = seq[q]
             if not crossable(j) or (loads and max(live[q], live[q + 1]) + loads > R):
@@ -315,10 +324,10 @@ def _pinned_later(pinned: dict, start: dict, r: str, s: int, e: int) -> bool:
     return any(reg == r and s <= start[v] <= e for v, reg in pinned.items() if start[v] >= 0)
 
 
-def pair(body: list, core: str, live_out: frozenset = frozenset()) -> tuple:
+def pair(body: list, core: str, live_out: frozenset = frozenset(), isa: Isa = THUMB2) -> tuple:
     """``improve`` followed by ``check`` (raises on a mismatch); returns (new body, moves)."""
-    new, moves = improve(body, core, live_out)
-    check(body, new, live_out)
+    new, moves = improve(body, core, live_out, isa=isa)
+    check(body, new, live_out, isa)
     assert listsched.cycles(new, core) <= listsched.cycles(body, core)
     return new, moves
 
@@ -335,12 +344,17 @@ class _Terms:
         return self.ids.setdefault(key, len(self.ids))
 
 
-def _trace(body: list, terms: _Terms, live_out) -> tuple:
+def _operation(ins):
+    """``ins`` without its registers (and note): what it computes from its operands."""
+    return replace(ins, dst=None, dst2=None, srcs=(), base=None, note="")
+
+
+def _trace(body: list, terms: _Terms, live_out, isa: Isa) -> tuple:
     reg: dict = {}
     slots: dict = {}
     io: list = []
     sig: Counter = Counter()
-    sp0 = terms("in", "sp")
+    sp0 = terms("in", isa.sp)
 
     def val(r):
         if r not in reg:
@@ -348,41 +362,37 @@ def _trace(body: list, terms: _Terms, live_out) -> tuple:
         return reg[r]
 
     for ins in body:
-        m = ins.mnem
-        if m in ("push", "pop", "bx") or "pc" in ins.writes() or "sp" in ins.writes():
+        acc = isa.access(ins)
+        if acc == "barrier" or ins.writes() & isa.frame_regs:
             raise AssertionError(f"not a straight-line body instruction: {ins}")
         if ins.base is not None:
             base = val(ins.base)
-            if ins.base == "sp":
+            if ins.base == isa.sp:
                 assert base == sp0, f"sp replaced by another register in {ins}"
-                keys = _slot_keys(ins)
-                if m == "ldr":
+                keys = _slot_keys(ins, isa)
+                if acc == "load":
                     v = slots.get(keys[0])
                     if v is None:
                         v = slots[keys[0]] = terms("slot", keys[0])
-                    sig[("ldr sp", keys[0], v)] += 1
+                    sig[("load sp", keys[0], v)] += 1
                     reg[ins.dst] = v
                 else:
                     for key, r in zip(keys, ins.srcs):
                         slots[key] = val(r)
-                    sig[(m + " sp", keys, tuple(val(r) for r in ins.srcs))] += 1
+                    sig[(acc + " sp", keys, tuple(val(r) for r in ins.srcs))] += 1
                 continue
-            if m == "ldr":
-                v = terms("ldr", ins.offset, base, len(io))
+            if acc == "load":
+                v = terms("load", ins.offset, base, len(io))
                 sig[v] += 1
                 reg[ins.dst] = v
-            elif m == "str":
+            elif acc == "store":
                 io.append((ins.offset, base, val(ins.srcs[0])))
-                sig[("str",) + io[-1]] += 1
+                sig[("store",) + io[-1]] += 1
             else:
                 raise AssertionError(f"unexpected memory instruction {ins}")
             continue
-        ops = [val(r) for r in ins.srcs]
-        if m == "movt":
-            ops.append(val(ins.dst))
-        if m == "umlal":
-            ops += [val(ins.dst), val(ins.dst2)]
-        v = terms(m, ins.imm, ins.shift, tuple(ops))
+        ops = [val(r) for r in ins.srcs] + [val(r) for r in _tied(ins)]
+        v = terms(_operation(ins), tuple(ops))
         sig[v] += 1
         if ins.dst2 is not None:
             reg[ins.dst], reg[ins.dst2] = terms(v, 0), terms(v, 1)
@@ -391,13 +401,13 @@ def _trace(body: list, terms: _Terms, live_out) -> tuple:
     return sig, io, slots, {r: val(r) for r in sorted(live_out)}
 
 
-def check(old: list, new: list, live_out: frozenset = frozenset()) -> None:
+def check(old: list, new: list, live_out: frozenset = frozenset(), isa: Isa = THUMB2) -> None:
     """Raise AssertionError unless ``new`` computes what ``old`` computes (see the module
     docstring): the same instruction terms, argument-memory stores, stack contents, live-outs."""
     assert len(old) == len(new), "instruction counts differ"
     terms = _Terms()
-    sa, ia, ma, la = _trace(old, terms, live_out)
-    sb, ib, mb, lb = _trace(new, terms, live_out)
+    sa, ia, ma, la = _trace(old, terms, live_out, isa)
+    sb, ib, mb, lb = _trace(new, terms, live_out, isa)
     if sa != sb:
         diff = next(iter((sa - sb) + (sb - sa)))
         raise AssertionError(f"instruction terms differ (e.g. {diff!r})")

@@ -1,6 +1,6 @@
 """Pair spill stores into STRD: two 2-cycle stores become one 3-cycle store.
 
-The trick.  In the timing model (gen/sched/timing.py, Cortex-M4 TRM Table 3-1) a single STR
+The trick.  In the timing model (gen/cores/timing.py, Cortex-M4 TRM Table 3-1) a single STR
 costs 2 cycles unless it pipelines behind an LDR, and nothing pipelines behind a store; STRD
 costs 3.  A fixsliced AES round spills ~10 values that are live across the S-box inversion,
 mostly back to back with ALU work, so most spill stores cost the full 2 cycles.  Two of them
@@ -22,42 +22,53 @@ How (after allocation and post-scheduling, on symbolic slots; ``pair(body, core)
 
 ``check(old, new)`` proves the result symbolically: every instruction other than spill
 code reads, register by register, the same producer in both lists.
+
+The instructions are seen through the ISA interface (gen/isa/base.py, default Thumb-2): a spill
+is an ``isa.access`` 'store' to a stack slot, the pair is ``isa.store_pair`` (an ISA without
+one gets its body back unchanged).
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
-from gen.isa import thumb2 as t2
+from gen.isa.base import Isa
+from gen.isa.thumb2 import THUMB2
 from gen.sched import listsched
 
 
-def _is_spill(i) -> bool:
-    return i.mnem == "str" and i.base == "sp" and i.slot is not None and i.slot >= 0
+def _in_spill_slot(i, isa: Isa) -> bool:
+    return i.base == isa.sp and i.slot is not None and i.slot >= 0
 
 
-def _is_reload(i) -> bool:
-    return i.mnem == "ldr" and i.base == "sp" and i.slot is not None and i.slot >= 0
+def _is_spill(i, isa: Isa) -> bool:
+    return isa.access(i) == "store" and _in_spill_slot(i, isa)
 
 
-def _ranges(body: list):
+def _is_reload(i, isa: Isa) -> bool:
+    return isa.access(i) == "load" and _in_spill_slot(i, isa)
+
+
+def _ranges(body: list, isa: Isa):
     """range id of every spill store and slot reload (position -> range id)."""
     current: dict = {}
     rng: dict = {}
     n = 0
     for k, i in enumerate(body):
-        if _is_spill(i):
+        if _is_spill(i, isa):
             current[i.slot] = n
             rng[k] = n
             n += 1
-        elif _is_reload(i):
+        elif _is_reload(i, isa):
             rng[k] = current[i.slot]
     return rng, n
 
 
-def pair(body: list, core: str, window: int = 48) -> tuple:
+def pair(body: list, core: str, window: int = 48, isa: Isa = THUMB2) -> tuple:
     """(new body, number of STRD pairs).  ``body``: allocated instructions with symbolic
     spill slots (ids >= 0); frame slots (negative ids) are left as they are."""
-    rng, n_ranges = _ranges(body)
+    if isa.store_pair is None:
+        return list(body), 0
+    rng, n_ranges = _ranges(body, isa)
     # items: (insn, ranges it stores / reads); merged stores carry two ranges
     items = [(ins, (rng[k],) if k in rng else ()) for k, ins in enumerate(body)]
     cost = listsched.cycles(body, core)
@@ -65,15 +76,14 @@ def pair(body: list, core: str, window: int = 48) -> tuple:
     k = 0
     while k < len(items):
         ins, rs = items[k]
-        if ins.mnem != "str" or not _is_spill(ins) or len(rs) != 1:
+        if not _is_spill(ins, isa) or len(rs) != 1:
             k += 1
             continue
         written: set = set()
         for j in range(k + 1, min(len(items), k + 1 + window)):
             other, ors = items[j]
-            if _is_spill(other) and len(ors) == 1 and other.srcs[0] not in written:
-                strd = t2.Insn("strd", srcs=(ins.srcs[0], other.srcs[0]), base="sp", slot=ins.slot,
-                               note=f"{ins.note}; {other.note}")
+            if _is_spill(other, isa) and len(ors) == 1 and other.srcs[0] not in written:
+                strd = isa.store_pair(ins.srcs[0], other.srcs[0], ins.slot, note=f"{ins.note}; {other.note}")
                 trial = items[:k] + [(strd, rs + ors)] + items[k + 1:j] + items[j + 1:]
                 c = listsched.cycles([t for t, _ in trial], core)
                 if c < cost:
@@ -82,10 +92,10 @@ def pair(body: list, core: str, window: int = 48) -> tuple:
                     break
             written |= other.writes()
         k += 1
-    return _assign_slots(items, n_ranges), pairs
+    return _assign_slots(items, n_ranges, isa), pairs
 
 
-def _assign_slots(items: list, n_ranges: int) -> list:
+def _assign_slots(items: list, n_ranges: int, isa: Isa) -> list:
     last = {}
     for k, (_, rs) in enumerate(items):
         for r in rs:
@@ -94,7 +104,7 @@ def _assign_slots(items: list, n_ranges: int) -> list:
     busy_until: list = []          # slot -> position of its range's last use
     out = []
     for k, (ins, rs) in enumerate(items):
-        if ins.mnem in ("str", "strd") and rs:
+        if isa.access(ins) in ("store", "store_pair") and rs:
             free = [s for s, until in enumerate(busy_until) if until < k]
             if len(rs) == 1:
                 s = free[0] if free else len(busy_until)
@@ -114,16 +124,16 @@ def _assign_slots(items: list, n_ranges: int) -> list:
     return out
 
 
-def n_slots(body: list) -> int:
+def n_slots(body: list, isa: Isa = THUMB2) -> int:
     """Spill slots a body uses (an STRD uses two)."""
     top = -1
     for i in body:
-        if i.base == "sp" and i.slot is not None and i.slot >= 0:
-            top = max(top, i.slot + (1 if i.mnem == "strd" else 0))
+        if _in_spill_slot(i, isa):
+            top = max(top, i.slot + (1 if isa.access(i) == "store_pair" else 0))
     return top + 1
 
 
-def check(old: list, new: list) -> None:
+def check(old: list, new: list, isa: Isa = THUMB2) -> None:
     """Raise AssertionError unless ``new`` computes what ``old`` does: simulate both with
     symbolic values (a register holds the instruction that produced it; a spill slot holds
     what was stored) and compare what every non-spill instruction reads."""
@@ -132,11 +142,11 @@ def check(old: list, new: list) -> None:
         slot: dict = {}
         seen: dict = {}
         for i in body:
-            if i.mnem == "strd" or _is_spill(i):
+            if isa.access(i) == "store_pair" or _is_spill(i, isa):
                 for q, r in enumerate(i.srcs):
                     slot[i.slot + q] = reg.get(r, r)
                 continue
-            if _is_reload(i):
+            if _is_reload(i, isa):
                 assert i.slot in slot, f"reload of an empty slot: {i.text() if i.offset else i}"
                 reg[i.dst] = slot[i.slot]
                 continue

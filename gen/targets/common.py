@@ -34,7 +34,7 @@ class KernelSet:
     #: the target has ``{p}_zero32(p, nwords)`` in assembly (gen/kernels/wipe.py): an opaque call,
     #: so the glue wipes its structs with it; otherwise (portable C) structs are wiped byte by byte
     zero32_asm: bool = False
-    #: the generator's own cycle-model figures of its asm kernels (gen/sched/timing.py), for the
+    #: the generator's own cycle-model figures of its asm kernels (gen/cores/timing.py), for the
     #: manifest's ``metrics.kernel_cycles``; empty for targets without generated asm
     kernel_cycles: dict = field(default_factory=dict)
     #: RAM of caches beyond ctx (FACE), for the manifest's ``cache_bytes``

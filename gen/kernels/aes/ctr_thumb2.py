@@ -24,7 +24,7 @@ from gen.isa import thumb2 as t2
 from gen.kernels.aes import thumb2 as A
 from gen.kernels.thumb2_function import looped_lines, split_frame
 from gen.sched import listsched
-from gen.sched import timing as T
+from gen.cores import timing as T
 
 
 @dataclass

@@ -155,7 +155,7 @@ def encrypt2_ir(keybits: int, slicing: str) -> Program:
     al = alignments(nr, slicing)
     b = Builder(f"aes{keybits}_{slicing}_encrypt2")
     b.declare("in", 8, "r")
-    b.declare("rk", 8 * (nr + 1), "r")
+    b.declare("rk", 8 * (nr + 1), "r", constant=True)
     b.declare("out", 8, "w")
     words = [b.ld("in", i) for i in range(8)]
     q = emit_add_round_key(b, emit_pack(b, words), 0)

@@ -30,7 +30,7 @@ Pipeline (nothing here is a cipher as text):
 4. Post-allocation scheduling (listsched.post_schedule, the cheaper of its 'greedy' and 'gaps'
    methods, each followed by listsched.polish) moves loads and stores behind loads (LDR;LDR
    pipelining on Cortex-M3/M4) within
-   the register and stack dependences, and the cycle count is that of gen/sched/timing (the
+   the register and stack dependences, and the cycle count is that of gen/cores/timing (the
    emulator's cycle model uses the same table).
 5. Spill stores in pairs (gen/sched/strd_pairs.py): two stores become one STRD to adjacent
    stack words where the model says it pays (STR;STR = 4 cycles, STRD = 3); stack slots are
@@ -150,9 +150,9 @@ def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False, xo
     nr = AF.check_args(keybits, slicing)
     al = AF.alignments(nr, slicing)
     kinds = segment_kinds(keybits, slicing)
-    b = Builder(f"aes{keybits}_{slicing}_encrypt2")
+    b = Builder(f"aes{keybits}_{slicing}_encrypt2", is_imm=t2.is_imm)
     b.declare("in", 8, "r")
-    b.declare("rk", 8 * (nr + 1), "r")
+    b.declare("rk", 8 * (nr + 1), "r", constant=True)
     b.declare("out", 8, "w")
     if xor:
         b.declare("msg", 8, "r")
@@ -215,7 +215,7 @@ def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False, xo
 class Compiled:
     insns: list            # the whole function, prologue to return, offsets resolved
     body: list             # the kernel between prologue and epilogue
-    cycles: int            # gen.sched.timing model, whole function (push .. pop pc)
+    cycles: int            # gen.cores.timing model, whole function (push .. pop pc)
     spills: int
     reloads: int           # stack reloads of spilled values
     remats: int            # round-key words loaded again from rk
@@ -290,9 +290,9 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
 def segment_program(kind: str) -> Program:
     """One segment alone: its 8 inputs loaded first (as if left in registers by the segment
     before), its 8 results stored last (as if handed to the next)."""
-    b = Builder(kind)
+    b = Builder(kind, is_imm=t2.is_imm)
     b.declare("in", 8, "r")
-    b.declare("rk", 16, "r")
+    b.declare("rk", 16, "r", constant=True)
     b.declare("out", 8, "w")
     q = [b.ld("in", i) for i in range(8)]
     if kind == "ark+sbox":
@@ -437,7 +437,7 @@ def _header_comment(prefix: str, keybits: int, slicing: str, c: Compiled) -> str
  * callee-saved registers and reloaded from the frame when needed. Spill code: {c.spills} stores ({2 * c.strd} of them
  * paired into {c.strd} STRD), {c.reloads} reloads,
  * {c.remats} round-key reloads, {c.base_reloads} pointer reloads; stack {c.stack_bytes} bytes.
- * Cycle model (gen/sched/timing.py, zero wait states): {c.cycles} cycles per call
+ * Cycle model (gen/cores/timing.py, zero wait states): {c.cycles} cycles per call
  * = {c.cycles_per_byte:.1f} cycles/byte, {len(c.insns)} instructions. Schedule seed {c.seed}.
  * in and out may be unaligned (single-word LDR/STR only) and may be the same buffer.
  */"""

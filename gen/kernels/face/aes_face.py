@@ -92,7 +92,7 @@ from functools import lru_cache
 from gen.backends import c_backend
 from gen.circuits import aes_mixcolumns as mcx
 from gen.circuits.aes_sbox import NOT_MASK, gf_mul
-from gen.ir import Builder, Program, is_thumb2_imm
+from gen.ir import Builder, Program
 from gen.isa import thumb2 as t2
 from gen.kernels.aes.fixsliced import (alignments, check_args, emit_add_round_key, emit_mixcolumns,
                                        emit_natural_shiftrows2, emit_pack, emit_packed_shiftrows2,
@@ -187,12 +187,12 @@ class _Consts:
             return x
         if value == 0xFFFFFFFF:
             return self.b.mvn(x)
-        if is_thumb2_imm(value):
+        if t2.is_imm(value):
             return self.b.eor(x, imm=value)
         return self.b.eor(x, self.reg(value))
 
     def and_(self, x: int, value: int) -> int:
-        if is_thumb2_imm(value):
+        if t2.is_imm(value):
             return self.b.and_(x, imm=value)
         return self.b.and_(x, self.reg(value))
 
@@ -348,7 +348,7 @@ def face_setup_ir(keybits: int, slicing: str, depth: str) -> Program:
     b = Builder(f"aes{keybits}_{slicing}_face_{depth}_setup")
     cst = _Consts(b)
     b.declare("ctr", 4, "r")
-    b.declare("rk", 8 * (nr + 1), "r")
+    b.declare("rk", 8 * (nr + 1), "r", constant=True)
     b.declare("fs", FS_WORDS[depth], "w")
     if depth == "r1":                                     # r2 has them in the ctx's s planes
         emit_k15(b, lambda i, w: b.st("fs", i, w))
@@ -397,7 +397,7 @@ def sv_program(keybits: int, slicing: str) -> tuple[Program, list]:
     """``face_sv_ir`` and the mark of its S-box (as ``fill_program``)."""
     nr = check_args(keybits, slicing)
     b = Builder(f"aes{keybits}_{slicing}_face_sv")
-    b.declare("rk", 8 * (nr + 1), "r")
+    b.declare("rk", 8 * (nr + 1), "r", constant=True)
     b.declare("vb", 8, "r")
     b.declare("sv", 8, "w")
     x = [None] * 8
@@ -575,7 +575,7 @@ def face_encrypt2_ir(keybits: int, slicing: str, depth: str) -> Program:
     cst = _Consts(b)
     n = ENTRY_WORDS[depth]
     b.declare("e", 2 * n, "r")                 # the entries of v0 and v0 + 1, adjacent in the table
-    b.declare("rk", 8 * (nr + 1), "r")
+    b.declare("rk", 8 * (nr + 1), "r", constant=True)
     b.declare("in", 8, "r")
     b.declare("out", 8, "w")
     if depth == "r1":

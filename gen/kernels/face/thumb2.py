@@ -9,7 +9,8 @@ from gen.kernels.aes import ctr_thumb2 as aes_ctr_thumb2
 from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.kernels.face import aes_face
 from gen.kernels.thumb2_function import Param, compile_function, looped_lines, sink, split_frame
-from gen.sched import listsched, timing
+from gen.cores import timing
+from gen.sched import listsched
 
 
 def _same_op(a, b) -> bool:

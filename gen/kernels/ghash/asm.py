@@ -11,11 +11,6 @@ from typing import List, Sequence
 
 from gen.isa import thumb2 as t2
 
-#: registers a leaf function may use besides sp/pc (r13/r15): r0-r12 and lr
-ALL_REGS = tuple(f"r{i}" for i in range(13)) + ("lr",)
-#: AAPCS callee-saved registers among them
-CALLEE_SAVED = ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11")
-
 
 @dataclass(frozen=True)
 class GhashCode:
@@ -65,7 +60,7 @@ def imm(v: int) -> str:
 def push_regs(used: Sequence[str]) -> List[str]:
     """Callee-saved registers among ``used`` plus lr, padded to an even count (8-byte
     stack alignment, AAPCS) with r12 (caller-saved, harmless to save)."""
-    regs = [r for r in CALLEE_SAVED if r in used]
+    regs = [r for r in t2.CALLEE_SAVED if r in used]
     regs.append("lr")
     if len(regs) % 2:
         regs.insert(0, "r12" if "r12" not in regs else "r3")

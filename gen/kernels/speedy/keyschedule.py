@@ -17,7 +17,8 @@ at generation time.  Memories: ``key`` (6 little-endian words), ``rk`` (6 (R + 1
 from __future__ import annotations
 
 from gen.ciphers import speedy as model
-from gen.ir import Builder, Program, is_thumb2_imm
+from gen.ir import Builder, Program
+from gen.isa import thumb2
 from gen.kernels import bitperm
 from gen.kernels.speedy import layout
 
@@ -68,6 +69,6 @@ def keyschedule_program(spec) -> Program:
                 made[m].append((rows, v))
             c = consts[r][j]
             if c:
-                v = b.eor(v, imm=c) if is_thumb2_imm(c) else b.eor(v, b.movc(c))
+                v = b.eor(v, imm=c) if (b.is_imm or thumb2.is_imm)(c) else b.eor(v, b.movc(c))
             b.st("rk", COLS * r + j, v)
     return b.finish()

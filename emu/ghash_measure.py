@@ -1,6 +1,7 @@
-"""Build a generated Thumb-2 GHASH into a tiny firmware, run it in the emulator, measure.
+"""Build a generated Thumb-2 GHASH (gen/kernels/ghash/) into a tiny firmware, run it in the
+emulator, measure.  It lives in emu/: the generator never runs the emulator.
 
-Used by tests/test_ghash_thumb2.py and by benchmarks:
+Used by tests/test_ghash_thumb2.py and by benchmarks (``python -m emu.ghash_measure``):
 
     fw = build_ghash_firmware(prefix, code, core, workdir)
     run = GhashRunner(fw)            # Machine + helpers
@@ -10,12 +11,15 @@ Used by tests/test_ghash_thumb2.py and by benchmarks:
 from __future__ import annotations
 
 import random
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .asm import GhashCode
+from emu import layout, toolchain as tc
+from emu.cycles import CycleCounter
+from emu.machine import Machine
+from gen.kernels.ghash.asm import GhashCode
+from gen.kernels.ghash.thumb2 import thumb2
 
 WRAPPER = """\
 #include <stdint.h>
@@ -37,7 +41,6 @@ class GhashFirmware:
 
 
 def build_ghash_firmware(prefix: str, gc: GhashCode, core: str, workdir: Path) -> GhashFirmware:
-    from emu import layout, toolchain as tc
     workdir = Path(workdir)
     src = workdir / "ghash_fw.c"
     src.write_text(WRAPPER.format(code=gc.code, p=prefix))
@@ -55,7 +58,6 @@ def build_ghash_firmware(prefix: str, gc: GhashCode, core: str, workdir: Path) -
 
 class GhashRunner:
     def __init__(self, fw: GhashFirmware):
-        from emu.machine import Machine
         self.fw = fw
         self.m = Machine(fw.core, fw.image)
         self.blocks_addr, self.blocks_size = fw.symbols[f"{fw.prefix}_ghash_blocks"]
@@ -71,7 +73,6 @@ class GhashRunner:
         hk = m.alloc(4 * self.fw.gc.hk_words + 4, bytes(4 * self.fw.gc.hk_words) + b"\xef\xbe\xad\xde")
         hp = m.alloc(16, h, readonly=True, offset=1)
         if count_cycles:
-            from emu.cycles import CycleCounter
             if self.init_counter is None:
                 self.init_counter = CycleCounter(m.uc, self.fw.core, 0, len(self.fw.image))
             self.init_counter.reset()
@@ -89,7 +90,6 @@ class GhashRunner:
         ip = m.alloc(max(len(data), 1), data, readonly=True, offset=offset)
         cyc = None
         if count_cycles:
-            from emu.cycles import CycleCounter
             if self.counter is None:
                 self.counter = CycleCounter(m.uc, self.fw.core, self.blocks_addr,
                                             self.blocks_addr + self.blocks_size)
@@ -102,7 +102,6 @@ class GhashRunner:
 
 def measure(impl: str, core: str, nbytes: int = 4096, seed: int = 1) -> dict:
     """Cycles of one {prefix}_ghash_blocks call on nbytes (cycle model of emu/cycles.py)."""
-    from .thumb2 import thumb2
     rng = random.Random(seed)
     prefix = "bench"
     gc = thumb2(prefix, impl, core)
