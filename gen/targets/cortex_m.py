@@ -40,9 +40,14 @@ def target_guard(target: str) -> str:
 
 
 def kernels(config: Config) -> KernelSet:
+    if config.target not in ("cortex-m4", "cortex-m3"):
+        raise ValueError(f"cortex_m.kernels: target must be cortex-m4 or cortex-m3 (got {config.target!r})")
+    return FAMILIES[config.spec.family](config)
+
+
+def aes_kernels(config: Config) -> KernelSet:
+    """Fixsliced AES-GCM: the AES kernel, the looped counter mode, GHASH, and FACE when asked."""
     core = config.target
-    if core not in ("cortex-m4", "cortex-m3"):
-        raise ValueError(f"cortex_m.kernels: target must be cortex-m4 or cortex-m3 (got {core!r})")
     keybits = 8 * config.spec.key_bytes
     aes = aes_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
     gh = ghash_thumb2.thumb2(config.prefix, config.ghash, core)
@@ -70,3 +75,7 @@ def kernels(config: Config) -> KernelSet:
         zero32_asm=True,
         kernel_cycles=figures,
     )
+
+
+#: the kernels of each cipher family on these targets (one registration line per family)
+FAMILIES = {"aes": aes_kernels}
