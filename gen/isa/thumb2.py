@@ -1,8 +1,8 @@
 """A small Thumb-2 (ARMv7-M / ARMv7E-M) instruction model.
 
 One ``Insn`` is one machine instruction: its mnemonic and operands, the registers it reads and
-writes, the timing class of ``gen/cores/timing.py`` (the one table shared with the emulator's
-cycle model), the ISA level it needs (``'m3'`` = ARMv7-M, on every core; ``'m4'`` = the DSP /
+writes, its timing class (``gen/isa/thumb2_classes.py``; the core tables of ``gen/cores/``
+price it, the one model shared with the emulator's cycle model), the ISA level it needs (``'m3'`` = ARMv7-M, on every core; ``'m4'`` = the DSP /
 SIMD extension of ARMv7E-M, Cortex-M4 only), and its text in unified syntax.
 
 Registers are named ``r0``..``r12``, ``sp``, ``lr``, ``pc``.  Memory operands are a base
