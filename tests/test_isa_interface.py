@@ -24,13 +24,14 @@ def test_memory_access_of_instructions():
     assert a(t2.strd_slot("r1", "r2", 0)) == "store_pair"
     assert a(t2.Insn("eor", dst="r1", srcs=("r1", "r2"))) == "none"
     assert a(t2.Insn("umlal", dst="r1", dst2="r2", srcs=("r3", "r4"))) == "none"
-    assert {a(t2.push(("r4", "lr"))), a(t2.pop_return(("r4",))), a(t2.Insn("bx", srcs=("lr",)))} == {"barrier"}
+    assert {a(t2.push(("r4", "lr"))), a(t2.pop(("r4", "pc"))), a(t2.Insn("bx", srcs=("lr",)))} == {"barrier"}
     assert all(x in base.ACCESS for x in ("none", "load", "store", "store_pair", "barrier"))
 
 
 def test_frame_constructors():
     assert t2.add_sp(-8).text() == "sub    sp, sp, #8" and t2.add_sp(12).text() == "add    sp, sp, #12"
-    assert t2.pop_return(("r4", "r5")).text() == "pop    {r4, r5, pc}"
+    assert [i.text() for i in t2.save(("r4", "lr"))] == ["push   {r4, lr}"]
+    assert [i.text() for i in t2.restore_and_return(("r4", "r5"))] == ["pop    {r4, r5, pc}"]
     assert t2.strd_slot("r1", "r2", 3).slot == 3
 
 

@@ -74,9 +74,9 @@ class Isa:
     resolve: Callable           # (insn, slot_offset(slot) -> bytes) -> insn with its offset set
     access: Callable[[object], str]  # insn -> one of ACCESS
     # ---- function frames (gen/kernels/thumb2_function.py)
-    push: Callable              # (regs) -> save registers on the stack (sp decreases)
-    pop_return: Callable        # (regs) -> restore registers and return
-    add_sp: Callable            # (bytes) -> sp += bytes (negative: allocate)
+    save: Callable              # (regs) -> instructions leaving regs[i] at [sp + i * word_bytes]
+    restore_and_return: Callable  # (regs) -> instructions reloading the saved regs, then returning
+    add_sp: Callable            # (bytes) -> one instruction: sp += bytes (negative: allocate)
     check_core: Callable        # (insns, core) -> None, or ValueError if one is not on the core
     function_lines: Callable    # (symbol, body lines) -> assembly lines of a global function
     c_asm: Callable             # (prototype, lines, comment="") -> C text with an __asm__ block

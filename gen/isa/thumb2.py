@@ -1,8 +1,8 @@
 """A small Thumb-2 (ARMv7-M / ARMv7E-M) instruction model.
 
 One ``Insn`` is one machine instruction: its mnemonic and operands, the registers it reads and
-writes, the timing class of ``gen/cores/timing.py`` (the one table shared with the emulator's
-cycle model), the ISA level it needs (``'m3'`` = ARMv7-M, on every core; ``'m4'`` = the DSP /
+writes, its timing class (``gen/isa/thumb2_classes.py``; the core tables of ``gen/cores/``
+price it, the one model shared with the emulator's cycle model), the ISA level it needs (``'m3'`` = ARMv7-M, on every core; ``'m4'`` = the DSP /
 SIMD extension of ARMv7E-M, Cortex-M4 only), and its text in unified syntax.
 
 Registers are named ``r0``..``r12``, ``sp``, ``lr``, ``pc``.  Memory operands are a base
@@ -248,9 +248,14 @@ def pop(regs) -> Insn:
     return Insn("pop", regs=tuple(regs))
 
 
-def pop_return(regs) -> Insn:
-    """Restore ``regs`` and return (the pushed lr popped into pc)."""
-    return pop(tuple(regs) + ("pc",))
+def save(regs) -> list:
+    """A prologue's register save: one push (the interface allows several instructions)."""
+    return [push(regs)]
+
+
+def restore_and_return(regs) -> list:
+    """An epilogue's restore of ``regs`` and return: one pop, the pushed lr into pc."""
+    return [pop(tuple(regs) + ("pc",))]
 
 
 def add_sp(n: int) -> Insn:
@@ -415,5 +420,5 @@ THUMB2 = Isa(
     link="lr", word_bytes=4, stack_align=8,
     is_imm=is_imm, lower=lower, expand_constants=expand_constants,
     load=ldr, load_slot=ldr_slot, store_slot=str_slot, store_pair=strd_slot, resolve=resolve,
-    access=access, push=push, pop_return=pop_return, add_sp=add_sp, check_core=check_core,
+    access=access, save=save, restore_and_return=restore_and_return, add_sp=add_sp, check_core=check_core,
     function_lines=function_lines, c_asm=c_asm)

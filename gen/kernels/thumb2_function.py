@@ -198,10 +198,10 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
         return s + word * idx if kind == "push" else s + word * n_push + word * idx
 
     body = [isa.resolve(i, offset) for i in body]
-    pro = [isa.push(pushed)] + ([isa.add_sp(-s)] if s else [])
+    pro = isa.save(pushed) + ([isa.add_sp(-s)] if s else [])
     pro += [isa.resolve(isa.load_slot(reg, home, note="stack argument"), offset) for reg, home in prologue_loads]
     unwind = s + word * len(pushed_args)
-    epi = ([isa.add_sp(unwind)] if unwind else []) + [isa.pop_return(isa.callee_saved)]
+    epi = ([isa.add_sp(unwind)] if unwind else []) + isa.restore_and_return(isa.callee_saved)
     insns = pro + body + epi
     isa.check_core(insns, core)
     for i in insns:      # only single-word memory instructions, constant offsets

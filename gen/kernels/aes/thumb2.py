@@ -274,9 +274,9 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
     s = frame_size(strd_pairs.n_slots(body), pushed)
 
     body = [t2.resolve(i, lambda slot: home_offset(slot, s, pushed)) for i in body]
-    pro = [t2.push(pushed)] + ([t2.Insn("sub", dst="sp", srcs=("sp",), imm=s)] if s else [])
+    pro = [t2.push(pushed)] + ([t2.add_sp(-s)] if s else [])
     n_args = len(pushed) - len(POPPED)          # argument registers pushed (homes)
-    epi = [t2.Insn("add", dst="sp", srcs=("sp",), imm=s + 4 * n_args), t2.pop(POPPED)]
+    epi = [t2.add_sp(s + 4 * n_args), t2.pop(POPPED)]
     insns = pro + body + epi
     t2.check_core(insns, core)
     return Compiled(insns=insns, body=body, cycles=listsched.cycles(insns, core),
