@@ -17,7 +17,7 @@ at generation time.  Memories: ``key`` (6 little-endian words), ``rk`` (6 (R + 1
 from __future__ import annotations
 
 from gen.ciphers import speedy as model
-from gen.ir import Builder, Program, is_thumb2_imm
+from gen.ir import Builder, Program
 from gen.kernels import bitperm
 from gen.kernels.speedy import layout
 
@@ -57,17 +57,14 @@ def keyschedule_program(spec) -> Program:
     b.declare("rk", COLS * (nr + 1), "w")
     cols = layout.emit_pack(b, [b.ld("key", k) for k in range(layout.WORDS)])
     made: dict[int, list[tuple[list[int], int]]] = {m: [(list(range(ROWS)), cols[m])] for m in range(COLS)}
-    masks = bitperm.MaskCache(b)
-    consts = round_constants(nr)
+    consts = bitperm.Consts(b)
+    round_consts = round_constants(nr)
     for r in range(nr + 1):
         for j in range(COLS):
             m, rows = source_rows(r, j)
             have, v = min(made[m], key=lambda hv: bitperm.cost(row_perm(hv[0], rows)))
             if have != rows:
-                v = bitperm.emit_gather(b, [v], row_perm(have, rows), 1, masks=masks)[0]
+                v = bitperm.emit_gather(b, [v], row_perm(have, rows), 1, consts=consts)[0]
                 made[m].append((rows, v))
-            c = consts[r][j]
-            if c:
-                v = b.eor(v, imm=c) if is_thumb2_imm(c) else b.eor(v, b.movc(c))
-            b.st("rk", COLS * r + j, v)
+            b.st("rk", COLS * r + j, consts.eor(v, round_consts[r][j]))
     return b.finish()
