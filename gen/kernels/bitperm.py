@@ -33,7 +33,8 @@ def groups(perm: Mapping[BitRef, BitRef]) -> dict[int, dict[tuple[int, int], int
 
 
 def cost(perm: Mapping[BitRef, BitRef]) -> int:
-    """An upper bound of the ops ``emit_gather`` spends (ANDs + EORs + RORs)."""
+    """An upper bound of the ALU ops ``emit_gather`` spends (ANDs + EORs + RORs; a mask that
+    is no Thumb-2 immediate adds one ``movc`` per program)."""
     return sum(2 * len(g) - 1 + (0 if any(rot == 0 for _, rot in g) else 1)
                for g in groups(perm).values())
 
