@@ -8,7 +8,7 @@ k_r[p] = K[sigma^r(p)] with sigma(p) = 7 p + 1 mod 192.  Since sigma(6 i + j) = 
 (by 16).  Each column word is therefore built from the cheapest word already made from the same
 key column (K's own column after packing, or an earlier round key's), with bitperm.emit_gather;
 the cost model picks rotations (1 op) and the x17 map (4 ops) where they apply, and a full
-row shuffle (x7, x23) only where nothing cheaper exists.
+row shuffle (x7: 16 groups, 31 ops) only once per key column, for k_1.
 
 Round constants: rk_r = k_r ^ c_{r-1} for r = 1 .. R-1 (the constant added at the end of round
 r - 1 meets round key r before anything else), rk_0 = k_0, rk_R = k_R.  Constants are sliced
