@@ -144,3 +144,18 @@ def test_gather_against_model():
     for _ in range(10):
         words = [rng.getrandbits(32) for _ in range(3)]
         assert run(prog, {"in": words})["out"] == bitperm.apply(words, perm, 2)
+
+
+def test_block_portable_dispatch():
+    import dataclasses
+
+    from gen.ciphers import CIPHERS
+    from gen.errors import ConfigError
+    from gen.kernels import block_portable
+    for name, spec in CIPHERS.items():
+        ks, enc = block_portable.programs(spec)
+        assert ks.mems["key"] == (spec.key_bytes // 4, "r") and enc.mems["rk"][0] == ks.mems["rk"][0]
+    ks, enc = block_portable.programs(get("aes128"), slicing="sfs")
+    assert enc.name == "aes128_sfs_encrypt2"
+    with pytest.raises(ConfigError, match="allowed: aes, rijndael256, speedy"):
+        block_portable.portable_c("x", dataclasses.replace(get("speedy5"), family="present"))

@@ -1,8 +1,8 @@
 """SPEEDY-r-192 (Leander, Moos, Moradi, Rasoolzadeh, "The SPEEDY Family of Block Ciphers",
 TCHES 2021/4) for r = 5, 6, 7 rounds: 192-bit block and key.
 
-Reference model, bit by bit from the specification (facts in gen/ciphers/data/README.md's
-source, shared/vectors/README.md):
+Reference model, bit by bit from the specification (the facts as the team's vector notes,
+shared/vectors/README.md, summarise them):
   * state bit p = 6 i + j is row i (0..31), column j (0..5); bit 0 is the MSB of byte 0;
   * SB applies the 6-bit S-box to every row, column 0 being the S-box input's MSB;
   * SC: y[i, j] = x[i + j mod 32, j];  MC: y[i, j] = XOR of x[i + a mod 32, j], a in MC_OFFSETS;

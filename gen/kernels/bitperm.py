@@ -6,7 +6,8 @@ one group: ``ror(src & mask, rot)``; a destination word is the XOR of its groups
 (``Builder.xor_terms``, which folds the rotations into the EORs' flexible operand).  Cost per
 destination word: one AND per group (none when the mask keeps every live bit of the source),
 one EOR per group after the first, plus one ROR when no group stays in place.  Masks that are
-not Thumb-2 immediates are materialised once with ``movc`` and shared.
+not Thumb-2 immediates are materialised once with ``movc`` and shared (aes_face's constant
+cache, ``_Consts``).
 
 The same emitter serves within-word permutations (Rijndael-256's explicit ShiftRows), byte-order
 transposes (SPEEDY's packing) and key-bit permutations.
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Mapping, Optional
 
 from gen.ir import MASK32, Builder
-from gen.isa import thumb2
+from gen.kernels.face.aes_face import _Consts as Consts   # movc once per constant per program
 
 BitRef = tuple[int, int]      # (word index, bit position 0 = LSB)
 
@@ -32,44 +33,25 @@ def groups(perm: Mapping[BitRef, BitRef]) -> dict[int, dict[tuple[int, int], int
 
 
 def cost(perm: Mapping[BitRef, BitRef]) -> int:
-    """An upper bound of the ops ``emit_gather`` spends (ANDs + EORs + RORs)."""
+    """An upper bound of the ALU ops ``emit_gather`` spends (ANDs + EORs + RORs; a mask that
+    is no Thumb-2 immediate adds one ``movc`` per program)."""
     return sum(2 * len(g) - 1 + (0 if any(rot == 0 for _, rot in g) else 1)
                for g in groups(perm).values())
 
 
-class MaskCache:
-    """movc'd masks (non-immediates), one vreg per value per builder."""
-
-    def __init__(self, b: Builder):
-        self.b = b
-        self.regs: dict[int, int] = {}
-        #: the builder's ISA immediates; Thumb-2's where the builder names none (portable C takes
-        #: any constant, and the same IR goes on to the Thumb-2 backend)
-        self.is_imm = b.is_imm or thumb2.is_imm
-
-    def and_mask(self, x: int, mask: int) -> int:
-        if self.is_imm(mask):
-            return self.b.and_(x, imm=mask)
-        if self.is_imm(~mask & MASK32):
-            return self.b.bic(x, imm=~mask & MASK32)
-        if mask not in self.regs:
-            self.regs[mask] = self.b.movc(mask)
-        return self.b.and_(x, self.regs[mask])
-
-
 def emit_gather(b: Builder, srcs: list, perm: Mapping[BitRef, BitRef], n_dst: int,
-                live: Optional[list[int]] = None, masks: Optional[MaskCache] = None) -> list:
+                live: Optional[list[int]] = None, consts: Optional[Consts] = None) -> list:
     """Destination words (vregs; ``None`` for a word no bit lands in) with
     ``dst[dw] bit db = srcs[sw] bit sb`` for every ``perm[(dw, db)] = (sw, sb)``; bits not in
     ``perm`` are zero.  ``live[sw]`` (default all ones) are the bits of ``srcs[sw]`` that may be
     non-zero: a group whose mask covers them needs no AND."""
-    masks = masks or MaskCache(b)
+    consts = consts or Consts(b)
     out: list = [None] * n_dst
     for dw, g in groups(perm).items():
         terms = []
         for (sw, rot), mask in sorted(g.items()):
             src_live = MASK32 if live is None else live[sw]
-            x = srcs[sw] if src_live & ~mask == 0 else masks.and_mask(srcs[sw], mask)
+            x = srcs[sw] if src_live & ~mask == 0 else consts.and_(srcs[sw], mask)
             terms.append((x, rot))
         out[dw] = b.xor_terms(terms)
     return out

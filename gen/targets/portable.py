@@ -12,25 +12,31 @@ from gen.kernels.aes import fixsliced as aes_fixsliced
 from gen.kernels import ctr_xor
 from gen.kernels.ghash import ctmul as ghash_ctmul
 from gen.kernels import wipe
-from gen.kernels.rijndael256 import portable as rijndael256_portable
-from gen.kernels.speedy import portable as speedy_portable
+from gen.kernels import block_portable
 from gen.targets.common import GhashPart, KernelSet, ct_extra_lengths
 
 TARGET_GUARD = "/* target: portable C99 (any compiler with uint32_t and uint64_t) */"
 
 
 def kernels(config: Config) -> KernelSet:
-    return FAMILIES[config.spec.family](config)
+    return aes_gcm_kernels(config) if config.mode == "gcm" else block_kernels(config)
 
 
-def aes_kernels(config: Config) -> KernelSet:
-    """Fixsliced AES (two blocks per call) and, for GCM, the ctmul GHASH and FACE."""
+def block_kernels(config: Config) -> KernelSet:
+    """ecb / ctr: the cipher family's BlockKernel (gen/kernels/block_portable.py registers one
+    per family: fixsliced AES, bitsliced Rijndael-256, column-sliced SPEEDY)."""
+    opts = {"slicing": config.slicing} if "slicing" in config.options() else {}
+    k = block_portable.portable_c(config.prefix, config.spec, **opts)
+    return KernelSet(sections=[k.code], target_guard=TARGET_GUARD, block_bytes=k.block_bytes,
+                     blocks_per_call=k.blocks_per_call, rk_words=k.rk_words,
+                     rk_comment=f"{config.spec.title} round keys, bitsliced ({k.rk_words} words)",
+                     keyschedule="keyschedule", encrypt="encrypt_blocks")
+
+
+def aes_gcm_kernels(config: Config) -> KernelSet:
+    """Fixsliced AES (two blocks per call), the ctmul GHASH and FACE."""
     keybits = 8 * config.spec.key_bytes
     aes = aes_fixsliced.portable_c(config.prefix, keybits, config.slicing)
-    if config.mode != "gcm":                      # ecb / ctr: the block kernel alone
-        return KernelSet(sections=[aes.code], target_guard=TARGET_GUARD, block_bytes=16, blocks_per_call=2,
-                         rk_words=aes.rk_words,
-                         rk_comment=f"fixsliced ({config.slicing}) round keys, {aes.nr + 1} x 8 words")
     gh = ghash_ctmul.portable_c(config.prefix, "ctmul64")
     return KernelSet(
         sections=[aes.code, gh.code, ctr_xor.c(config.prefix)] + ([] if config.face == "off" else [
@@ -46,22 +52,3 @@ def aes_kernels(config: Config) -> KernelSet:
         cache_bytes=aes_face.cache_bytes(config.face),
         ct_extra_lengths=ct_extra_lengths(config.face),
     )
-
-
-def block_kernels(portable_c):
-    """A family whose kernel is a BlockKernel (gen/kernels/block_kernel.py): ecb and ctr."""
-    def kernels(config: Config) -> KernelSet:
-        k = portable_c(config.prefix, config.spec)
-        return KernelSet(sections=[k.code], target_guard=TARGET_GUARD, block_bytes=k.block_bytes,
-                         blocks_per_call=k.blocks_per_call, rk_words=k.rk_words,
-                         rk_comment=f"{config.spec.title} round keys, bitsliced ({k.rk_words} words)",
-                         keyschedule="keyschedule", encrypt="encrypt_blocks")
-    return kernels
-
-
-#: the kernels of each cipher family on this target (one registration line per family)
-FAMILIES = {
-    "aes": aes_kernels,
-    "rijndael256": block_kernels(rijndael256_portable.portable_c),
-    "speedy": block_kernels(speedy_portable.portable_c),
-}

@@ -32,6 +32,7 @@ def encrypt_program(spec) -> Program:
     x = emit_add_round_key(b, x, nr - 1)
     x = emit_sbox(b, spec, shift_columns(emit_sbox(b, spec, x)))
     x = emit_add_round_key(b, x, nr)
+    assert all(rot == 0 for _, rot in x)            # AddRoundKey leaves every column in place
     for k, w in enumerate(layout.emit_unpack(b, [v for v, _ in x])):
         b.st("out", k, w)
     return b.finish()

@@ -8,7 +8,7 @@ k_r[p] = K[sigma^r(p)] with sigma(p) = 7 p + 1 mod 192.  Since sigma(6 i + j) = 
 (by 16).  Each column word is therefore built from the cheapest word already made from the same
 key column (K's own column after packing, or an earlier round key's), with bitperm.emit_gather;
 the cost model picks rotations (1 op) and the x17 map (4 ops) where they apply, and a full
-row shuffle (x7, x23) only where nothing cheaper exists.
+row shuffle (x7: 16 groups, 31 ops) only once per key column, for k_1.
 
 Round constants: rk_r = k_r ^ c_{r-1} for r = 1 .. R-1 (the constant added at the end of round
 r - 1 meets round key r before anything else), rk_0 = k_0, rk_R = k_R.  Constants are sliced
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from gen.ciphers import speedy as model
 from gen.ir import Builder, Program
-from gen.isa import thumb2
 from gen.kernels import bitperm
 from gen.kernels.speedy import layout
 
@@ -58,17 +57,14 @@ def keyschedule_program(spec) -> Program:
     b.declare("rk", COLS * (nr + 1), "w")
     cols = layout.emit_pack(b, [b.ld("key", k) for k in range(layout.WORDS)])
     made: dict[int, list[tuple[list[int], int]]] = {m: [(list(range(ROWS)), cols[m])] for m in range(COLS)}
-    masks = bitperm.MaskCache(b)
-    consts = round_constants(nr)
+    consts = bitperm.Consts(b)
+    round_consts = round_constants(nr)
     for r in range(nr + 1):
         for j in range(COLS):
             m, rows = source_rows(r, j)
             have, v = min(made[m], key=lambda hv: bitperm.cost(row_perm(hv[0], rows)))
             if have != rows:
-                v = bitperm.emit_gather(b, [v], row_perm(have, rows), 1, masks=masks)[0]
+                v = bitperm.emit_gather(b, [v], row_perm(have, rows), 1, consts=consts)[0]
                 made[m].append((rows, v))
-            c = consts[r][j]
-            if c:
-                v = b.eor(v, imm=c) if (b.is_imm or thumb2.is_imm)(c) else b.eor(v, b.movc(c))
-            b.st("rk", COLS * r + j, v)
+            b.st("rk", COLS * r + j, consts.eor(v, round_consts[r][j]))
     return b.finish()

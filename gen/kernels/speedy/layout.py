@@ -3,30 +3,34 @@
 Sliced form: word j = state column j (j = 0..5), row i at bit 31 - i.  State bit p = 6 i + j,
 bit 0 being the MSB of byte 0.  Bytes arrive as 6 little-endian words (the backends' ``in``).
 
-The transpose (192 bits, rows of 6) is not a power-of-two shape, so it goes through an
-intermediate layout L of 8 words in which a SWAPMOVE transpose finishes the job:
+The transpose (192 bits, rows of 6) is not a power-of-two shape.  It runs in three steps:
 
-  L: row i sits in word i mod 8, byte (from the top) i div 8, its column c at bit c of that byte
-     counted from the top (LSB position 31 - 8 (i div 8) - c); bits 6, 7 of every byte are 0.
-
-  1. gather (gen/kernels/bitperm.py): bytes -> L.  Rows move as whole 6-bit runs, except where
-     little-endian byte order splits them; 48 (source word, rotation) groups, 2 ops each.
-  2. three SWAPMOVE stages exchange word-index bit k with position bit k (k = 0, 1, 2): word
-     index becomes the column, the position the row (the AES packing transpose's pattern).
+  1. halves: one SWAPMOVE by 16 between byte words k and k + 3 (k = 0, 1, 2) puts the first
+     half of the block (rows 0..15) in the top 16 bits of six words and the second half
+     (rows 16..31) in the bottom 16 bits, at the same offsets: from here on every mask and
+     shift moves both halves at once.  4 ops per pair (aes_face's SWAPMOVE by 16, no mask).
+  2. gather (gen/kernels/bitperm.py) into an intermediate layout L of 8 words: row i in word
+     i mod 8, byte (from the top) i div 8, its column c at bit c of that byte counted from the
+     top (LSB position 31 - 8 (i div 8) - c); bits 6, 7 of every byte are 0.  Rows move as whole
+     6-bit runs except where little-endian byte order splits them: 24 (source word, rotation)
+     groups, about 2 ops each (48 without step 1).
+  3. three SWAPMOVE stages exchange word-index bit k with position bit k (k = 0, 1, 2): the
+     word index becomes the column, the position the row (the AES packing transpose's pattern).
      Words 6 and 7 come out zero and are never used (dead ops removed); unpacking runs the
-     stages backwards with those words known zero (3 ops instead of 4 per SWAPMOVE with one).
+     steps backwards with those words known zero (3 ops instead of 4 per SWAPMOVE with one).
 """
 from __future__ import annotations
 
 from gen.ciphers.base import bits_of, bytes_of
-from gen.ir import MASK32, Builder
+from gen.ir import Builder
 from gen.kernels import bitperm
-from gen.kernels.aes.fixsliced import emit_swapmove
+from gen.kernels.face.aes_face import _swapmove        # SWAPMOVE with zero words and the 16 case
+from gen.kernels.bitperm import Consts
 
 ROWS, COLS = 32, 6
 WORDS = 6                     # 192-bit block, 6 little-endian words
 L_WORDS = 8
-SWAP_STAGES = ((0, 0x55555555, 1), (1, 0x33333333, 2), (2, 0x0F0F0F0F, 4))   # (word bit, mask, shift)
+NETWORK_STAGES = (1, 2, 4)    # SWAPMOVE distances (masks 0x55555555, 0x33333333, 0x0f0f0f0f)
 
 
 # ---- reference forms ----
@@ -58,11 +62,20 @@ def le_position(p: int) -> tuple[int, int]:
     return byte // 4, 8 * (byte % 4) + 7 - p % 8
 
 
+def halves_position(p: int) -> tuple[int, int]:
+    """State bit p -> (word, bit position) after step 1: words 2k / 2k + 1 hold the high /
+    low 16 bits of byte words k (top half) and k + 3 (bottom half)."""
+    w, q = le_position(p)
+    k, bottom = w % 3, w >= 3
+    word = 2 * k + (0 if q >= 16 else 1)
+    return word, (q % 16) + (0 if bottom else 16)
+
+
 def l_position(i: int, c: int) -> tuple[int, int]:
     return i % 8, 31 - 8 * (i // 8) - c
 
 
-PACK_GATHER = {l_position(i, c): le_position(COLS * i + c) for i in range(ROWS) for c in range(COLS)}
+PACK_GATHER = {l_position(i, c): halves_position(COLS * i + c) for i in range(ROWS) for c in range(COLS)}
 UNPACK_GATHER = {src: dst for dst, src in PACK_GATHER.items()}
 L_LIVE = [sum(1 << l_position(i, c)[1] for i in range(w, ROWS, 8) for c in range(COLS))
           for w in range(L_WORDS)]
@@ -70,33 +83,40 @@ L_LIVE = [sum(1 << l_position(i, c)[1] for i in range(w, ROWS, 8) for c in range
 
 # ---- IR ----
 
-def emit_swapmove_or_zero(b: Builder, lo, hi, mask: int, n: int):
-    """aes_fixsliced.emit_swapmove with ``None`` standing for a word known to be zero."""
-    if lo is None and hi is None:
-        return None, None
-    if lo is None:                  # t = hi & mask: lo = t << n, hi = hi & ~mask
-        return b.shift("lsl", b.and_(hi, imm=mask), n), b.bic(hi, imm=mask)
-    if hi is None:                  # t = (lo >> n) & mask: hi = t, lo = lo & ~(mask << n)
-        return b.bic(lo, imm=(mask << n) & MASK32), b.and_(b.shift("lsr", lo, n), imm=mask)
-    return emit_swapmove(b, lo, hi, mask, n)
+def emit_halves(b: Builder, consts, words: list[int], undo: bool = False) -> list[int]:
+    """Step 1: byte words (k, k + 3) -> words (2k, 2k + 1); ``undo``: back (SWAPMOVE is an
+    involution, only the word order differs)."""
+    out = [0] * WORDS
+    for k in range(3):
+        hi, lo = (2 * k, 2 * k + 1) if undo else (k, k + 3)
+        x = {0: words[lo], 16: words[hi]}            # SWAPMOVE(lo, hi) as on rows 0 and 16
+        _swapmove(b, consts, x, 0, 16)
+        hi, lo = (k, k + 3) if undo else (2 * k, 2 * k + 1)
+        out[hi], out[lo] = x[16], x[0]
+    return out
 
 
-def emit_swaps(b: Builder, words: list, stages=SWAP_STAGES) -> list:
-    x = list(words)
-    for k, mask, n in stages:
-        for w in range(L_WORDS):
-            if not (w >> k) & 1:
-                x[w | 1 << k], x[w] = emit_swapmove_or_zero(b, x[w | 1 << k], x[w], mask, n)
-    return x
+def emit_network(b: Builder, consts, words: list, stages=NETWORK_STAGES) -> list:
+    """Step 3 on 8 words (None = known zero).  aes_face's SWAPMOVE pairs rows p, p + j as
+    (lo, hi); our pairs are (word w + j, word w), hence the reversed word order."""
+    x = list(reversed(words))
+    for j in stages:
+        for p in range(L_WORDS):
+            if not p & j:
+                _swapmove(b, consts, x, p, j)
+    return list(reversed(x))
 
 
 def emit_pack(b: Builder, words: list[int]) -> list[int]:
     """6 little-endian block words -> 6 column words."""
-    l_words = bitperm.emit_gather(b, words, PACK_GATHER, L_WORDS)
-    return emit_swaps(b, l_words)[:COLS]
+    consts = Consts(b)
+    l_words = bitperm.emit_gather(b, emit_halves(b, consts, words), PACK_GATHER, L_WORDS, consts=consts)
+    return emit_network(b, consts, l_words)[:COLS]
 
 
 def emit_unpack(b: Builder, cols: list[int]) -> list[int]:
     """6 column words -> 6 little-endian block words."""
-    l_words = emit_swaps(b, list(cols) + [None] * (L_WORDS - COLS), tuple(reversed(SWAP_STAGES)))
-    return bitperm.emit_gather(b, l_words, UNPACK_GATHER, WORDS, live=L_LIVE)
+    consts = Consts(b)
+    l_words = emit_network(b, consts, list(cols) + [None] * (L_WORDS - COLS), tuple(reversed(NETWORK_STAGES)))
+    halves = bitperm.emit_gather(b, l_words, UNPACK_GATHER, WORDS, live=L_LIVE, consts=consts)
+    return emit_halves(b, consts, halves, undo=True)
