@@ -51,7 +51,8 @@ for _bits in ("aes128", "aes192", "aes256"):          # AES in ecb/ctr over the 
         SUPPORTED[(_bits, _mode, "portable")] = {"slicing": ("ffs", "sfs")}
 for _cipher in ("rijndael256", "speedy5", "speedy6", "speedy7"):   # bitsliced block ciphers (issue 14)
     for _mode in ("ecb", "ctr"):
-        SUPPORTED[(_cipher, _mode, "portable")] = {}
+        for _target in ("portable", "cortex-m4", "cortex-m3"):
+            SUPPORTED[(_cipher, _mode, _target)] = {}
 
 NOT_CONSTANT_TIME_GHASH = ("table4", "table8")
 

@@ -13,7 +13,7 @@ from gen.kernels.aes import ctr_thumb2 as aes_ctr_thumb2
 from gen.kernels.face import thumb2 as face_thumb2
 from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.kernels.ghash import thumb2 as ghash_thumb2
-from gen.kernels import wipe
+from gen.kernels import block_thumb2, wipe
 from gen.kernels.face import aes_face
 from gen.targets.common import GhashPart, KernelSet, ct_extra_lengths
 
@@ -42,10 +42,22 @@ def target_guard(target: str) -> str:
 def kernels(config: Config) -> KernelSet:
     if config.target not in ("cortex-m4", "cortex-m3"):
         raise ValueError(f"cortex_m.kernels: target must be cortex-m4 or cortex-m3 (got {config.target!r})")
-    return FAMILIES[config.spec.family](config)
+    return aes_gcm_kernels(config) if config.mode == "gcm" else block_kernels(config)
 
 
-def aes_kernels(config: Config) -> KernelSet:
+def block_kernels(config: Config) -> KernelSet:
+    """ecb / ctr: the cipher family's IR (gen/kernels/block_portable) in generated Thumb-2."""
+    opts = {"slicing": config.slicing} if "slicing" in config.options() else {}
+    k = block_thumb2.thumb2(config.prefix, config.spec, config.target, config.seed, **opts)
+    return KernelSet(sections=[wipe.zero32_thumb2(config.prefix), k.code], target_guard=target_guard(config.target),
+                     block_bytes=k.block_bytes, blocks_per_call=k.blocks_per_call, rk_words=k.rk_words,
+                     rk_comment=f"{config.spec.title} round keys, bitsliced ({k.rk_words} words)",
+                     keyschedule="keyschedule", encrypt="encrypt_blocks", zero32_asm=True,
+                     kernel_cycles={"keyschedule_call": k.stats["keyschedule"]["cycles"],
+                                    "encrypt_blocks_call": k.stats["encrypt_blocks"]["cycles"]})
+
+
+def aes_gcm_kernels(config: Config) -> KernelSet:
     """Fixsliced AES-GCM: the AES kernel, the looped counter mode, GHASH, and FACE when asked."""
     core = config.target
     keybits = 8 * config.spec.key_bytes
@@ -75,7 +87,3 @@ def aes_kernels(config: Config) -> KernelSet:
         zero32_asm=True,
         kernel_cycles=figures,
     )
-
-
-#: the kernels of each cipher family on these targets (one registration line per family)
-FAMILIES = {"aes": aes_kernels}

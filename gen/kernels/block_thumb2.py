@@ -1,0 +1,30 @@
+"""Block-cipher kernels in generated Thumb-2 for the Cortex-M4 and M3: the family's IR programs
+(gen/kernels/block_portable.programs: key schedule and block encryption) compiled by
+gen/kernels/thumb2_function.compile_function (list scheduling and register allocation against
+the core's timing table, spill stores paired, reloads pipelined) into file-scope __asm__
+functions with the names the ecb/ctr glue calls. Straight-line code from a branch-free IR with
+constant memory indices: no branch and no address depends on the key or the data.
+"""
+from __future__ import annotations
+
+from gen.kernels import block_portable
+from gen.kernels import thumb2_function as TF
+from gen.kernels.block_kernel import BlockKernel
+
+KS_PARAMS = [TF.Param("rk", "uint32_t *", "rk"), TF.Param("key", "const uint8_t *", "key")]
+ENC_PARAMS = [TF.Param("rk", "const uint32_t *", "rk"), TF.Param("out", "uint8_t *", "out"),
+              TF.Param("in", "const uint8_t *", "in")]
+
+
+def thumb2(prefix: str, spec, core: str, seed: int = 0, **options) -> BlockKernel:
+    ks, enc = block_portable.programs(spec, **options)
+    kfn = TF.compile_function(ks, f"{prefix}_keyschedule", KS_PARAMS, core, seed)
+    efn = TF.compile_function(enc, f"{prefix}_encrypt_blocks", ENC_PARAMS, core, seed, pinned=("rk",))
+    rk_words = ks.mems["rk"][0]
+    per_call = enc.mems["in"][0] * 4 // spec.block_bytes
+    head = (f"/* {spec.title} for {core}: the bitsliced IR of gen/kernels/{spec.family} compiled to Thumb-2 by "
+            f"gen/kernels/block_thumb2.py. Cycle model: key schedule {kfn.cycles}, {per_call} block(s) "
+            f"{efn.cycles} per call. */\n")
+    return BlockKernel(cipher=spec.name, code=head + kfn.c_text() + "\n" + efn.c_text(), rk_words=rk_words,
+                       block_bytes=spec.block_bytes, key_bytes=spec.key_bytes, blocks_per_call=per_call,
+                       stats={"keyschedule": kfn.summary(), "encrypt_blocks": efn.summary()})
