@@ -30,5 +30,6 @@ def header(config: Config, command: str) -> tuple[str, KernelSet]:
         P=p.upper(), p=p, target_guard=ks.target_guard, keybytes=config.keybits // 8,
         rk_words=ks.rk_words, hk_words=ks.hk_words, rk_comment=ks.rk_comment,
         hk_comment=ks.hk_comment, kernel_sections=ks.sections, glue=glue, face=config.face,
+        file_scope_asm=ks.file_scope_asm,
     )
     return text, ks

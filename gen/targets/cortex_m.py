@@ -34,6 +34,10 @@ def target_guard(target: str) -> str:
     return (f"/* target: {target}; the AES kernel is Thumb-2 assembly */\n"
             f"#if {cond}\n"
             f"#error \"this drop is generated for {target}: compile it as {what}\"\n"
+            f"#endif\n"
+            f"#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)\n"
+            f"#error \"this drop is little-endian only (its assembly reads and writes bytes as little-endian "
+            f"words): compile it without -mbig-endian\"\n"
             f"#endif")
 
 
@@ -222,5 +226,6 @@ def kernels(config: Config) -> KernelSet:
         ct_extra_lengths=ct_extra_lengths(config.face),
         ctr_pairs=True,
         zero32_asm=True,
+        file_scope_asm=True,
         kernel_cycles=figures,
     )
