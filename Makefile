@@ -1,12 +1,14 @@
-# slicegen: `make` builds the default drops into out/; `make test` runs the whole suite.
-# Both do their own idempotent set-up: a .venv with the pinned Python packages, and
-# arm-none-eabi-gcc from Debian when it is missing.
+# slicegen: `make` builds the default drops into out/; `make test` runs the whole suite;
+# `make vendor-check` builds every drop under every flag set of emu/flagsets.py (test_vendoring).
+# All do their own idempotent set-up: a .venv with the pinned Python packages, and from Debian
+# when missing: arm-none-eabi-gcc (with newlib's headers), the host gcc/g++, and clang with its
+# sanitizer runtimes (the vendoring checks).
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
-.PHONY: all setup toolchain test clean-venv
+.PHONY: all setup toolchain test vendor-check clean-venv
 
 all: setup
 	$(PY) -m gen build --defaults -o out
@@ -20,13 +22,25 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/pip install -q -e '.[test]'
 	touch $(STAMP)
 
+APT_INSTALL := apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
+
 toolchain:
 	@command -v arm-none-eabi-gcc >/dev/null 2>&1 || { \
 	  echo "installing gcc-arm-none-eabi (apt)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-arm-none-eabi libnewlib-arm-none-eabi >/dev/null; }
+	  $(APT_INSTALL) gcc-arm-none-eabi libnewlib-arm-none-eabi >/dev/null; }
+	@{ command -v gcc && command -v g++; } >/dev/null 2>&1 || { \
+	  echo "installing gcc g++ (apt)"; \
+	  $(APT_INSTALL) gcc g++ >/dev/null; }
+	@{ command -v clang >/dev/null 2>&1 && echo 'int main(void){return 0;}' | \
+	   clang -x c -fsanitize=address,undefined - -o /dev/null >/dev/null 2>&1; } || { \
+	  echo "installing clang libclang-rt-dev (apt)"; \
+	  $(APT_INSTALL) clang libclang-rt-dev >/dev/null; }
 
 test: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider
+
+vendor-check: setup
+	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider tests/test_vendoring.py --vendor-all
 
 clean-venv:
 	rm -rf $(VENV)

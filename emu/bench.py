@@ -45,12 +45,11 @@ What is measured (SPEC §4 `metrics`):
 Every input is fixed and the model has no randomness, so the figures are identical from run
 to run (the build writes them into the manifest, and a regenerated drop must not change a
 byte). Ratios are rounded to two decimals for the same reason. For ``portable`` drops the C is
-compiled with arm-none-eabi-gcc -O2 for a Cortex-M4 and measured there, so those figures
-depend on the compiler version, which ``compiler`` names.
+compiled with arm-none-eabi-gcc for a Cortex-M4 and measured there. The figures of C code depend on
+the compiler and its flags: ``compiler`` names both exactly (``toolchain.compiler_description``).
 """
 from __future__ import annotations
 
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -74,13 +73,6 @@ def model_name(core: str) -> str:
     name = {"cortex-m4": "Cortex-M4", "cortex-m3": "Cortex-M3"}[core]
     return (f"slicegen cycle model: {name} TRM timings, zero wait states, "
             "branch refill P=2 (emu/cycles.py, gen/cores/timing.py)")
-
-
-def compiler_version() -> str:
-    """`arm-none-eabi-gcc 12.2.1 -O2`: the figures of C code depend on it."""
-    out = subprocess.run([toolchain.tool(toolchain.ARM_GCC), "-dumpversion"],
-                         capture_output=True, text=True).stdout.strip()
-    return f"{toolchain.ARM_GCC} {out} {' '.join(f for f in toolchain.STRICT if f.startswith('-O'))}"
 
 
 def _pattern(n: int, salt: int) -> bytes:
@@ -210,7 +202,7 @@ def bench_drop(header_path: Path, prefix: str, target: str, keybits: int, workdi
     return {
         "model": model_name(fw.core),
         "core": fw.core,
-        "compiler": compiler_version(),
+        "compiler": toolchain.compiler_description(fw.core),
         "key_setup_cycles": key_setup,
         "key_schedule_cycles": key_schedule,
         "ghash_init_cycles": ghash_init,

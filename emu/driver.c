@@ -34,6 +34,21 @@ static uint32_t sg_u32(const uint8_t *p)
 
 static size_t sg_pad4(size_t n) { return (n + 3u) & ~(size_t)3u; }
 
+/* Byte copies and clears through a volatile pointer: this file is also built with users' flags
+ * (gcc -Os without -ffreestanding, clang: emu/flagsets.py) and linked without libc, so none of
+ * its loops may become a memcpy/memset call. */
+static void sg_copy(uint8_t *d, const uint8_t *s, uint32_t n)
+{
+    volatile uint8_t *v = d;
+    while (n--) *v++ = *s++;
+}
+
+static void sg_clear(uint8_t *d, uint32_t n)
+{
+    volatile uint8_t *v = d;
+    while (n--) *v++ = 0;
+}
+
 static int sg_stream_run(int decrypt, const uint8_t *iv, uint32_t ivlen, const uint8_t *aad,
                          uint32_t aadlen, uint8_t *in, uint32_t len, uint8_t *out,
                          const uint8_t *tag, uint32_t taglen, uint32_t flags)
@@ -64,7 +79,7 @@ void sg_ghash_init(uint32_t *hk, const uint8_t *h) { F(ghash_init)(hk, h); }
 
 uint32_t sg_run_batch(const uint8_t *cases, uint32_t ncases, uint8_t *results)
 {
-    uint32_t i, j;
+    uint32_t i;
     for (i = 0; i < ncases; i++) {
         uint32_t op = sg_u32(cases), keylen = sg_u32(cases + 4), ivlen = sg_u32(cases + 8);
         uint32_t aadlen = sg_u32(cases + 12), len = sg_u32(cases + 16), taglen = sg_u32(cases + 20);
@@ -76,8 +91,8 @@ uint32_t sg_run_batch(const uint8_t *cases, uint32_t ncases, uint8_t *results)
         int decrypt = (int)(op & 1u);
         int rc;
         cases += sg_pad4(28u + keylen + ivlen + aadlen + len + (decrypt ? taglen : 0u));
-        for (j = 0; j < len; j++) in[j] = msg[j];
-        for (j = 0; j < 16; j++) sg_tag[j] = 0;
+        sg_copy(in, msg, len);
+        sg_clear(sg_tag, 16);
         rc = F(init)(&sg_ctx, key, keylen);
         if (rc == 0) {
             if (op == 0)
@@ -91,10 +106,10 @@ uint32_t sg_run_batch(const uint8_t *cases, uint32_t ncases, uint8_t *results)
         results[0] = (uint8_t)rc; results[1] = (uint8_t)((uint32_t)rc >> 8);
         results[2] = (uint8_t)((uint32_t)rc >> 16); results[3] = (uint8_t)((uint32_t)rc >> 24);
         results += 4;
-        for (j = 0; j < len; j++) results[j] = out[j];
+        sg_copy(results, out, len);
         results += len;
         if (!decrypt) {
-            for (j = 0; j < taglen; j++) results[j] = sg_tag[j];
+            sg_copy(results, sg_tag, taglen);
             results += taglen;
         }
         results += sg_pad4(len + (decrypt ? 0u : taglen)) - (len + (decrypt ? 0u : taglen));

@@ -47,7 +47,7 @@ def build_ghash_firmware(prefix: str, gc: GhashCode, core: str, workdir: Path) -
     ld = workdir / "link.ld"
     ld.write_text(layout.LINKER_SCRIPT)
     elf = workdir / "ghash_fw.elf"
-    tc.run([tc.tool(tc.ARM_GCC), *tc.CORE_FLAGS[core], *tc.STRICT, "-ffreestanding", "-nostdlib",
+    tc.run([tc.tool(tc.ARM_GCC), *tc.build_cflags(core), "-nostdlib",
             "-nostartfiles", "-T", str(ld), str(src), "-o", str(elf)], workdir)
     binary = workdir / "ghash_fw.bin"
     tc.run([tc.tool("arm-none-eabi-objcopy"), "-O", "binary", "-j", ".text", "-j", ".rodata",

@@ -1,6 +1,9 @@
 """Compilers: arm-none-eabi-gcc for the cores, the host gcc for `portable`.
 
-Every compile of a drop uses -std=c99 -Wall -Wextra -Werror, as SPEC promises users.
+Every compile of a drop the build does uses ``build_cflags`` (-std=c99 -Wall -Wextra -Werror
+-O2 -ffreestanding and the core's flags): the checks run on that code and every figure is
+measured on it; the manifest's ``metrics.compiler`` says so (``compiler_description``). Other
+compilers and flag sets, as firmware trees use them, are emu/flagsets.py's.
 A missing compiler is a ConfigError (one line, exit 2), never a skipped check.
 """
 from __future__ import annotations
@@ -22,6 +25,18 @@ CORE_FLAGS = {
 ARM_GCC = "arm-none-eabi-gcc"
 
 
+def build_cflags(core: str) -> list[str]:
+    """The flags of the build's own compiles for a core (checks, figures, sizes)."""
+    return [*CORE_FLAGS[core], *STRICT, "-ffreestanding"]
+
+
+def compiler_description(core: str) -> str:
+    """`arm-none-eabi-gcc 12.2.1 -mcpu=... -O2 -ffreestanding`: the exact compiler and flags the
+    figures of a drop for ``core`` are for (C code's cycles depend on both)."""
+    version = run([tool(ARM_GCC), "-dumpversion"], Path.cwd()).strip()
+    return f"{ARM_GCC} {version} {' '.join(build_cflags(core))}"
+
+
 class BuildError(Exception):
     """The generated code did not compile or link: a generator bug, reported with the log."""
 
@@ -29,7 +44,7 @@ class BuildError(Exception):
 def tool(name: str) -> str:
     path = shutil.which(name)
     if path is None:
-        hint = "apt-get install gcc-arm-none-eabi" if name.startswith("arm-none-eabi") else "apt-get install gcc"
+        hint = "apt-get install " + ("gcc-arm-none-eabi" if name.startswith("arm-none-eabi") else name)
         raise ConfigError(f"{name} not found on PATH; run `make` (it installs it) or `{hint}`")
     return path
 
@@ -70,8 +85,7 @@ def drop_sizes(header: Path, prefix: str, target: str, workdir: Path) -> dict:
     src = workdir / "drop_only.c"
     src.write_text(f'#define {prefix.upper()}_IMPLEMENTATION\n#include "{header}"\n')
     obj = workdir / "drop_only.o"
-    run([tool(ARM_GCC), *CORE_FLAGS[core_of(target)], *STRICT, "-ffreestanding", "-c", str(src),
-         "-o", str(obj)], workdir)
+    run([tool(ARM_GCC), *build_cflags(core_of(target)), "-c", str(src), "-o", str(obj)], workdir)
     out = run([tool("arm-none-eabi-size"), "-A", str(obj)], workdir)
     sizes = {"text_bytes": 0, "rodata_bytes": 0, "data_bytes": 0}
     for line in out.splitlines():
@@ -87,17 +101,26 @@ def drop_sizes(header: Path, prefix: str, target: str, workdir: Path) -> dict:
 
 
 def build_firmware(header: Path, prefix: str, target: str, workdir: Path,
-                   extra_sources: tuple[Path, ...] = (), driver: Path = DRIVER,
-                   defines: tuple[str, ...] = ()) -> Firmware:
+                   extra_sources: tuple[Path, ...] = (), compiler: list[str] | None = None,
+                   driver: Path = DRIVER, defines: tuple[str, ...] = ()) -> Firmware:
     """Link a batch driver (the GCM one by default; plus any extra C files and ``-D`` defines)
-    with the drop for the emulated core."""
+    with the drop for the emulated core.
+
+    ``compiler``: the command (compiler and flags, no -c/-o) that compiles the C files, by
+    default arm-none-eabi-gcc with ``build_cflags``; emu/flagsets.py gives users' others. The
+    link is always arm-none-eabi-gcc -nostdlib with libgcc only (the compiler's runtime, no
+    libc): a call into libc fails it."""
     core = core_of(target)
     ld = workdir / "link.ld"
     ld.write_text(layout.LINKER_SCRIPT)
     elf = workdir / "fw.elf"
-    run([tool(ARM_GCC), *CORE_FLAGS[core], *STRICT, "-ffreestanding", "-nostdlib", "-nostartfiles",
-         *driver_defines(header, prefix), *defines, "-T", str(ld), str(driver), *map(str, extra_sources),
-         "-lgcc", "-o", str(elf)], workdir)
+    cc = list(compiler) if compiler else [tool(ARM_GCC), *build_cflags(core)]
+    objects = []
+    for i, src in enumerate((driver, *extra_sources)):
+        objects.append(workdir / f"fw{i}.o")
+        run([*cc, *driver_defines(header, prefix), *defines, "-c", str(src), "-o", str(objects[-1])], workdir)
+    run([tool(ARM_GCC), *CORE_FLAGS[core], "-nostdlib", "-nostartfiles", "-T", str(ld),
+         *map(str, objects), "-lgcc", "-o", str(elf)], workdir)
     sizes = run([tool("arm-none-eabi-size"), "-A", str(elf)], workdir)
     for line in sizes.splitlines():
         parts = line.split()

@@ -1,10 +1,12 @@
 """`slicegen` (also `python -m gen`): list, build, validate, bench, explore. See SPEC §2.
 
-Exit status: 0 success, 1 a check failed (nothing written), 2 bad input (one line on stderr).
+Exit status: 0 success, 1 a check failed (nothing written), 2 bad input (one line on stderr),
+141 stdout was closed by its reader (`slicegen list | head`; quietly, no traceback).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -163,7 +165,27 @@ def parser() -> argparse.ArgumentParser:
 
 
 
+#: exit status when the reader of stdout went away (`slicegen list | head`): 128 + SIGPIPE, what
+#: the shell reports for a C filter that SIGPIPE ended
+EXIT_BROKEN_PIPE = 141
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. A closed stdout (a pipe whose reader exited) ends it quietly: no
+    traceback, status ``EXIT_BROKEN_PIPE``."""
+    try:
+        status = run_command(argv)
+        sys.stdout.flush()            # inside the try: buffered output meets a closed pipe here
+        return status
+    except BrokenPipeError:
+        # Python would flush stdout again at exit and print an error: point it at /dev/null
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE
+
+
+def run_command(argv: list[str] | None) -> int:
     p = parser()
     try:
         args = p.parse_args(argv)

@@ -31,5 +31,6 @@ def header(config: Config, command: str) -> tuple[str, KernelSet]:
         not_ct_reason=f"GHASH {config.ghash} indexes tables by secret data",
         P=p.upper(), p=p, target_guard=ks.target_guard, api=mode.api(config, ks),
         kernel_sections=ks.sections, glue=mode.glue(config, ks),
+        file_scope_asm=ks.file_scope_asm,
     )
     return text, ks

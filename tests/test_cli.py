@@ -22,6 +22,20 @@ def test_list_shows_every_preset_with_its_constant_time_claim():
         assert ("NOT constant-time" in line) == (not presets.preset(name).constant_time)
 
 
+def test_list_into_a_closed_pipe_exits_quietly():
+    """`slicegen list | head`: the reader has gone; no traceback, 141 (128 + SIGPIPE)."""
+    import os
+    r, w = os.pipe()
+    os.close(r)                               # every write to w now fails with EPIPE
+    try:
+        proc = subprocess.run([sys.executable, "-m", "gen", "list"], stdout=w, stderr=subprocess.PIPE,
+                              text=True, cwd=ROOT)
+    finally:
+        os.close(w)
+    assert proc.stderr == ""
+    assert proc.returncode == 141
+
+
 def test_unknown_preset_is_one_line_exit_2_nothing_written(tmp_path):
     proc = run_cli("build", "aes1024gcm-portable", "-o", str(tmp_path / "o"))
     assert proc.returncode == 2

@@ -34,6 +34,10 @@ class KernelSet:
     #: the target has ``{p}_zero32(p, nwords)`` in assembly (gen/kernels/wipe.py): an opaque call,
     #: so the glue wipes its structs with it; otherwise (portable C) structs are wiped byte by byte
     zero32_asm: bool = False
+    #: the sections hold file-scope ``__asm__`` blocks: string literals far over C99's 4095-character
+    #: minimum, which clang -pedantic reports (-Woverlength-strings); the header silences that one
+    #: warning around its implementation, for clang only
+    file_scope_asm: bool = False
     #: the generator's own cycle-model figures of its asm kernels (gen/cores/timing.py), for the
     #: manifest's ``metrics.kernel_cycles``; empty for targets without generated asm
     kernel_cycles: dict = field(default_factory=dict)

@@ -36,6 +36,10 @@ def target_guard(target: str) -> str:
     return (f"/* target: {target}; the AES kernel is Thumb-2 assembly */\n"
             f"#if {cond}\n"
             f"#error \"this drop is generated for {target}: compile it as {what}\"\n"
+            f"#endif\n"
+            f"#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)\n"
+            f"#error \"this drop is little-endian only (its assembly reads and writes bytes as little-endian "
+            f"words): compile it without -mbig-endian\"\n"
             f"#endif")
 
 
@@ -52,7 +56,7 @@ def block_kernels(config: Config) -> KernelSet:
     return KernelSet(sections=[wipe.zero32_thumb2(config.prefix), k.code], target_guard=target_guard(config.target),
                      block_bytes=k.block_bytes, blocks_per_call=k.blocks_per_call, rk_words=k.rk_words,
                      rk_comment=f"{config.spec.title} round keys, bitsliced ({k.rk_words} words)",
-                     keyschedule="keyschedule", encrypt="encrypt_blocks", zero32_asm=True,
+                     keyschedule="keyschedule", encrypt="encrypt_blocks", zero32_asm=True, file_scope_asm=True,
                      kernel_cycles={"keyschedule_call": k.stats["keyschedule"]["cycles"],
                                     "encrypt_blocks_call": k.stats["encrypt_blocks"]["cycles"]})
 
@@ -85,5 +89,6 @@ def aes_gcm_kernels(config: Config) -> KernelSet:
         ct_extra_lengths=ct_extra_lengths(config.face),
         ctr_pairs=True,
         zero32_asm=True,
+        file_scope_asm=True,
         kernel_cycles=figures,
     )

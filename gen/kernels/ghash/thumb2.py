@@ -126,6 +126,12 @@ def hk_per_power(core: str) -> int:
     return M.HOLE_STRIDE * n * (1 if core == "cortex-m4" else 2)
 
 
+def _straight_copy(dst: str, src: str, n: int, per_line: int = 8) -> List[str]:
+    """``dst[i] = src[i]`` for i < n as straight-line C statements, ``per_line`` to a line."""
+    stmts = [f"{dst}[{i}] = {src}[{i}];" for i in range(n)]
+    return ["    " + " ".join(stmts[k:k + per_line]) for k in range(0, n, per_line)]
+
+
 def _init_c(prefix: str, rev: bool, group: int) -> str:
     """C init: P_e = H^e for e = 1..group, each replaced by P_e * x^-1 and cut into
     Karatsuba operands and hole classes; power e starts at word (e - 1) * per_power of hk.
@@ -140,12 +146,15 @@ def _init_c(prefix: str, rev: bool, group: int) -> str:
     n = len(plan.operands)
     per = M.HOLE_STRIDE * n * (2 if rev else 1)
     L = [f"static void {prefix}_ghash_init(uint32_t *hk, const uint8_t h[16])", "{",
-         f"    uint32_t v[4], op[{n}];", "    uint8_t y[16], zero[16];", "    unsigned i, e;",
-         "    for (i = 0; i < 16; i++) { y[i] = h[i]; zero[i] = 0; }",
+         f"    uint32_t v[4], op[{n}], zero[4];", "    uint8_t y[16];", "    unsigned i, e;",
+         "    /* straight-line, not a loop: a loop of plain copies or zero stores is what compilers",
+         "       turn into memcpy/memset calls (gcc -Os without -ffreestanding), which a drop must not make */",
+         *_straight_copy("y", "h", 16),
+         "    zero[0] = 0u; zero[1] = 0u; zero[2] = 0u; zero[3] = 0u;",
          f"    for (e = 1; e <= {group}; e++) {{",
          "        uint32_t *o = hk + (e - 1) * " + str(per) + "u;",
          "        if (e > 1)    /* y = y * H: one block through the H^1 words (tail path) */",
-         f"            {prefix}_ghash_blocks(hk, y, zero, 1);",
+         f"            {prefix}_ghash_blocks(hk, y, (const uint8_t *)zero, 1);",
          "        for (i = 0; i < 4; i++) {",
          "            const uint8_t *p = y + 12 - 4 * i;",
          "            v[i] = ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];",

@@ -1,0 +1,132 @@
+"""The shipped drops built as firmware trees build them (emu/flagsets.py, emu/vendoring.py):
+outside the build's own flags, two translation units (one defines the IMPLEMENTATION macro),
+linked with -nostdlib and libgcc only, so a call into libc fails the link.
+
+* every flag set of ``flagsets.cross_sets`` (gcc -O0/-Os/-Oz/-O2/-O3/LTO and clang -O0..-O3 for
+  thumbv7em/thumbv7m, each with and without -ffreestanding; C11; the implementation as C++11),
+  for every drop, portable ones included (on a Cortex-M4);
+* a C++ caller linked against the implementation compiled as C; the implementation as C++ with
+  exceptions imports nothing but the unwinder's personality routines;
+* the Cortex-M drops refuse -mbig-endian with their #error;
+* the NIST, spec and differential cases in the emulator with the drop and the driver compiled
+  by ``flagsets.NIST_SETS`` (gcc -Os without -ffreestanding, clang -O2);
+* portable drops on the host: gcc and clang, C99 and C++11, and a round trip with known answers
+  under AddressSanitizer + UndefinedBehaviorSanitizer;
+* each manifest names the exact compiler and flags its figures are for.
+
+`make test` runs REPRESENTATIVE, the whole cross matrix on FULL_MATRIX and ``flagsets.key_sets``
+on the others; `make vendor-check` (pytest --vendor-all) everything on every default drop.
+"""
+import json
+
+import pytest
+
+from emu import flagsets, toolchain, vendoring
+from gen import presets
+from tests.conftest import ROOT
+
+#: one of each kind: M4 ctmul, M3 (sfs, AES-256), FACE r2 and r1, table GHASH (-nct), portable
+REPRESENTATIVE = ["aes128gcm-m4-ffs", "aes256gcm-m3-sfs", "aes128gcm-m4-ffs-face-r2",
+                  "aes192gcm-m4-ffs-face-r1", "aes128gcm-m4-ffs-table4-nct", "aes128gcm-portable"]
+FULL_MATRIX = ["aes128gcm-m4-ffs", "aes128gcm-portable"]
+
+
+def _ids(sets):
+    return [s.label.replace(" ", "_") for s in sets]
+
+
+def pytest_generate_tests(metafunc):
+    every = metafunc.config.getoption("--vendor-all")
+    names = presets.DEFAULTS if every else REPRESENTATIVE
+    if "cross" in metafunc.fixturenames:        # (drop, flag set) pairs
+        pairs = [(n, s) for n in names
+                 for s in (flagsets.cross_sets() if every or n in FULL_MATRIX else flagsets.key_sets())]
+        metafunc.parametrize("drop,cross", pairs, ids=[f"{n}-{i}" for (n, _), i in
+                                                       zip(pairs, _ids(s for _, s in pairs))])
+        return
+    cortex = [n for n in names if presets.preset(n).target != "portable"]
+    portable = [n for n in names if presets.preset(n).target == "portable"]
+    for arg, values in (("drop", names), ("cortex_drop", cortex), ("portable_drop", portable)):
+        if arg in metafunc.fixturenames:
+            metafunc.parametrize(arg, values)
+    for arg, sets in (("nist_flags", flagsets.NIST_SETS), ("cxx_eh", flagsets.CXX_EXCEPTION_SETS),
+                      ("host", flagsets.host_sets()), ("sanitizer", flagsets.SANITIZER_SETS)):
+        if arg in metafunc.fixturenames:
+            metafunc.parametrize(arg, sets, ids=_ids(sets))
+
+
+class Drop:
+    def __init__(self, name):
+        self.name = name
+        self.manifest = json.loads((ROOT / "out" / name / "manifest.json").read_text())
+        self.header = ROOT / "out" / name / f"{name}.h"
+        self.prefix = self.manifest["prefix"]
+        self.target = self.manifest["target"]
+        self.core = toolchain.core_of(self.target)
+        self.keybits = int(self.manifest["cipher"][3:])
+
+
+def test_links_without_libc(drop, cross, tmp_path):
+    d = Drop(drop)
+    elf = vendoring.link(d.header, d.prefix, d.core, d.keybits // 8, cross, tmp_path)
+    symbols = toolchain.elf_symbols(elf, tmp_path)
+    # the drop's code is in (with LTO the API functions may all be inlined into sg_start)
+    assert "sg_start" in symbols and sum(size for _, size in symbols.values()) > 8192
+
+
+def test_cxx_caller_links_against_the_c_implementation(drop, tmp_path):
+    d = Drop(drop)
+    vendoring.link(d.header, d.prefix, d.core, d.keybits // 8, flagsets.CROSS_C_IMPL, tmp_path,
+                   caller=flagsets.CXX_CALLER)
+
+
+def test_cxx_with_exceptions_imports_only_the_unwinder(drop, cxx_eh, tmp_path):
+    d = Drop(drop)
+    imports = vendoring.implementation_imports(d.header, d.prefix, d.core, cxx_eh, tmp_path)
+    assert set(imports) <= set(flagsets.UNWINDER), imports
+
+
+@pytest.mark.parametrize("compiler", ["gcc", "clang"])
+def test_big_endian_is_refused(cortex_drop, compiler, tmp_path):
+    d = Drop(cortex_drop)
+    be = flagsets.FlagSet(compiler, (*flagsets.C99, "-O2", "-mbig-endian"))
+    with pytest.raises(toolchain.BuildError, match="little-endian only"):
+        vendoring.implementation_imports(d.header, d.prefix, d.core, be, tmp_path)
+
+
+def test_nist_cases_pass_under_users_flags(drop, nist_flags, tmp_path):
+    d = Drop(drop)
+    report = vendoring.validate_under(d.header, d.prefix, d.target, d.keybits, nist_flags, tmp_path)
+    assert report.nist_failed == 0 and report.nist_passed == 15750
+    assert report.spec_cases > 0 and report.differential_cases > 0
+
+
+def test_portable_on_the_host(portable_drop, host, tmp_path):
+    d = Drop(portable_drop)
+    vendoring.link(d.header, d.prefix, None, d.keybits // 8, host, tmp_path)
+
+
+def test_portable_round_trip_under_sanitizers(portable_drop, sanitizer, tmp_path):
+    d = Drop(portable_drop)
+    assert vendoring.sanitized_roundtrip(d.header, d.prefix, d.keybits // 8, sanitizer, tmp_path) == "ok\n"
+
+
+def test_manifest_names_the_exact_compiler_and_flags(drop):
+    d = Drop(drop)
+    compiler = d.manifest["metrics"]["compiler"]
+    assert compiler == toolchain.compiler_description(d.core)
+    assert compiler.endswith(" ".join(toolchain.build_cflags(d.core))) and "-ffreestanding" in compiler
+
+
+def test_a_loop_that_becomes_memset_fails_the_link(tmp_path):
+    """The check can fail: put a zeroing loop back into a drop's ghash_init (as before issue 13)
+    and gcc -Os without -ffreestanding turns it into a memset call the link cannot resolve."""
+    d = Drop("aes128gcm-m4-ffs")
+    text = d.header.read_text()
+    straight = "    zero[0] = 0u; zero[1] = 0u; zero[2] = 0u; zero[3] = 0u;"
+    assert text.count(straight) == 1
+    header = tmp_path / d.header.name
+    header.write_text(text.replace(straight, "    for (i = 0; i < 16; i++) ((uint8_t *)zero)[i] = 0;"))
+    os_ = flagsets.FlagSet("gcc", (*flagsets.C99, "-Os"))
+    with pytest.raises(toolchain.BuildError, match="undefined reference to `memset'"):
+        vendoring.link(header, d.prefix, d.core, 16, os_, tmp_path / "w")
