@@ -26,6 +26,14 @@ from emu.validate import Report, ValidationError, run_checks
 HERE = Path(__file__).resolve().parent
 CALLER = HERE / "vendor_caller.c"
 ROUNDTRIP = HERE / "vendor_roundtrip.c"
+#: the same for block-cipher drops (ecb, ctr)
+CALLER_BLOCK = HERE / "vendor_caller_block.c"
+ROUNDTRIP_BLOCK = HERE / "vendor_roundtrip_block.c"
+
+
+def block_defines(spec, mode: str) -> list[str]:
+    """What the block-cipher sources need to know of the drop (None: a GCM drop)."""
+    return [f"-DSG_BLOCK={spec.block_bytes}"] + (["-DSG_CTR"] if mode == "ctr" else [])
 
 
 def _impl_source(header: Path, prefix: str, workdir: Path) -> Path:
@@ -39,16 +47,18 @@ def _caller_defines(header: Path, prefix: str, keybytes: int) -> list[str]:
 
 
 def link(header: Path, prefix: str, core: str | None, keybytes: int, impl: FlagSet, workdir: Path,
-         caller: FlagSet | None = None) -> Path:
+         caller: FlagSet | None = None, block: tuple | None = None) -> Path:
     """Compile the implementation with ``impl`` and the caller with ``caller`` (default: the
     same), for ``core`` (None: the host), and link them without libc. Returns the ELF; a
-    compile error, warning or undefined symbol raises toolchain.BuildError with the log."""
+    compile error, warning or undefined symbol raises toolchain.BuildError with the log.
+    ``block``: (spec, mode) of a block-cipher drop, whose caller is vendor_caller_block.c."""
     caller = caller or impl
+    source, extra = (CALLER, []) if block is None else (CALLER_BLOCK, block_defines(*block))
     workdir.mkdir(parents=True, exist_ok=True)
     impl_obj, caller_obj, elf = workdir / "impl.o", workdir / "caller.o", workdir / "fw.elf"
     toolchain.run([*impl.command(core), "-c", str(_impl_source(header, prefix, workdir)),
                    "-o", str(impl_obj)], workdir)
-    toolchain.run([*caller.command(core), *_caller_defines(header, prefix, keybytes), "-c", str(CALLER),
+    toolchain.run([*caller.command(core), *_caller_defines(header, prefix, keybytes), *extra, "-c", str(source),
                    "-o", str(caller_obj)], workdir)
     if core is None:
         linker = [toolchain.tool(impl.compiler), "-static"]
@@ -88,6 +98,51 @@ def validate_under(header: Path, prefix: str, target: str, keybits: int, flags: 
     return report
 
 
+def validate_block_under(header: Path, prefix: str, target: str, spec, mode: str, flags: FlagSet,
+                         workdir: Path) -> Report:
+    """A block-cipher drop's checks (known answers, random cases against the reference model,
+    bad arguments) in the emulator, with its batch driver and the drop compiled by ``flags``."""
+    from emu import blockcipher
+    workdir.mkdir(parents=True, exist_ok=True)
+    core = toolchain.core_of(target)
+    fw = toolchain.build_firmware(header, prefix, target, workdir, compiler=flags.command(core),
+                                  driver=blockcipher.DRIVER, defines=blockcipher.defines(spec, mode))
+    seed = int(hashlib.sha256(f"{prefix} {flags.label}".encode()).hexdigest()[:8], 16)
+    report = Report()
+    groups = blockcipher.cases(spec, mode, seed, count=300)
+    runner = EmuRunner(fw, codec=blockcipher.Codec)
+    for label, group in groups.items():
+        for case, result in zip(group, runner.run(group)):
+            problem = blockcipher.check(case, result)
+            if problem:
+                report.failures.append(f"{case.label}: {problem}")
+            elif label == "known answers":
+                report.kat_passed += 1
+            elif label == "random":
+                report.differential_cases += 1
+    if report.failures:
+        raise ValidationError(f"{len(report.failures)} failing cases under {flags.label}: "
+                              + "; ".join(report.failures[:5]))
+    return report
+
+
+def kat_block_header(spec, mode: str) -> str:
+    """Known answers for vendor_roundtrip_block.c: the cipher's first published known answer,
+    and from its reference model ECB of three blocks and (ctr) the keystream of a 100-byte
+    message whose counter wraps at 2^32."""
+    from emu import blockcipher
+    b = spec.block_bytes
+    kk, kp, kc = spec.known_answers()[0]
+    key = bytes((7 * i + 1) & 0xFF for i in range(spec.key_bytes))
+    msg = bytes((i * 29 + 5) & 0xFF for i in range(max(100, 3 * b)))
+    iv = bytes(range(0xA0, 0xA0 + b - 4)) + b"\xff\xff\xff\xfe"
+    arrays = {"kat_kat_key": kk, "kat_kat_pt": kp, "kat_kat_ct": kc, "kat_key": key, "kat_msg": msg,
+              "kat_ecb": blockcipher.ecb_reference(spec, key, msg[:3 * b])}
+    if mode == "ctr":
+        arrays.update(kat_iv=iv, kat_ctr=blockcipher.ctr_reference(spec, key, iv, msg))
+    return f"#include <stdint.h>\n#define SG_BLOCK {b}\n" + "".join(_c_array(k, v) for k, v in arrays.items())
+
+
 def _c_array(name: str, data: bytes) -> str:
     body = ", ".join(f"0x{b:02x}" for b in data) or "0"
     return f"static const uint8_t {name}[{max(len(data), 1)}] = {{{body}}};\n"
@@ -110,18 +165,21 @@ def kat_header(keybytes: int) -> str:
     return "#include <stdint.h>\n" + "".join(_c_array(k, v) for k, v in arrays.items())
 
 
-def sanitized_roundtrip(header: Path, prefix: str, keybytes: int, flags: FlagSet, workdir: Path) -> str:
-    """Build vendor_roundtrip.c and the drop (two units) on the host with ``flags`` (sanitizers
-    on) and run it; returns its stdout, raises toolchain.BuildError on a failure."""
+def sanitized_roundtrip(header: Path, prefix: str, keybytes: int, flags: FlagSet, workdir: Path,
+                        block: tuple | None = None) -> str:
+    """Build vendor_roundtrip.c (vendor_roundtrip_block.c for ``block`` = (spec, mode)) and the
+    drop (two units) on the host with ``flags`` (sanitizers on) and run it; returns its stdout,
+    raises toolchain.BuildError on a failure."""
     workdir.mkdir(parents=True, exist_ok=True)
     kat = workdir / "kat.h"
-    kat.write_text(kat_header(keybytes))
+    kat.write_text(kat_header(keybytes) if block is None else kat_block_header(*block))
+    source, extra = (ROUNDTRIP, []) if block is None else (ROUNDTRIP_BLOCK, block_defines(*block)[1:])
     exe = workdir / "roundtrip"
     impl_obj, main_obj = workdir / "impl.o", workdir / "main.o"
     cc = flags.command(None)
     toolchain.run([*cc, "-c", str(_impl_source(header, prefix, workdir)), "-o", str(impl_obj)], workdir)
-    toolchain.run([*cc, f"-DSG_PREFIX={prefix}", f'-DSG_HEADER="{header}"', f'-DSG_KAT="{kat}"',
-                   "-c", str(ROUNDTRIP), "-o", str(main_obj)], workdir)
+    toolchain.run([*cc, f"-DSG_PREFIX={prefix}", f'-DSG_HEADER="{header}"', f'-DSG_KAT="{kat}"', *extra,
+                   "-c", str(source), "-o", str(main_obj)], workdir)
     sanitize = [f for f in flags.flags if f.startswith("-fsanitize")]
     toolchain.run([toolchain.tool(flags.compiler), *sanitize, str(impl_obj), str(main_obj), "-o", str(exe)],
                   workdir)
