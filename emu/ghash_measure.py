@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from emu import layout, toolchain as tc
+from emu import toolchain as tc
 from emu.cycles import CycleCounter
 from emu.machine import Machine
 from gen.kernels.ghash.asm import GhashCode
@@ -44,16 +44,9 @@ def build_ghash_firmware(prefix: str, gc: GhashCode, core: str, workdir: Path) -
     workdir = Path(workdir)
     src = workdir / "ghash_fw.c"
     src.write_text(WRAPPER.format(code=gc.code, p=prefix))
-    ld = workdir / "link.ld"
-    ld.write_text(layout.LINKER_SCRIPT)
-    elf = workdir / "ghash_fw.elf"
-    tc.run([tc.tool(tc.ARM_GCC), *tc.build_cflags(core), "-nostdlib",
-            "-nostartfiles", "-T", str(ld), str(src), "-o", str(elf)], workdir)
-    binary = workdir / "ghash_fw.bin"
-    tc.run([tc.tool("arm-none-eabi-objcopy"), "-O", "binary", "-j", ".text", "-j", ".rodata",
-            str(elf), str(binary)], workdir)
-    symbols = {n: a for n, a in tc.elf_symbols(elf, workdir).items() if a[1]}
-    return GhashFirmware(core, binary.read_bytes(), symbols, elf, gc, prefix)
+    fw = tc.link_firmware([src], core, workdir, stem="ghash_fw")
+    symbols = {n: a for n, a in fw.symbols.items() if a[1]}
+    return GhashFirmware(core, fw.image, symbols, fw.elf, gc, prefix)
 
 
 class GhashRunner:

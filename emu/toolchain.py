@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gen.errors import ConfigError
-from emu import layout
+from emu import layout, platforms
 
 DRIVER = Path(__file__).resolve().parent / "driver.c"
 STRICT = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-O2"]
@@ -111,23 +111,35 @@ def build_firmware(header: Path, prefix: str, target: str, workdir: Path,
     link is always arm-none-eabi-gcc -nostdlib with libgcc only (the compiler's runtime, no
     libc): a call into libc fails it."""
     core = core_of(target)
+    return link_firmware((driver, *extra_sources), core, workdir, compiler=compiler,
+                         defines=(*driver_defines(header, prefix), *defines))
+
+
+def link_firmware(sources, core: str, workdir: Path, compiler: list[str] | None = None,
+                  defines=(), stem: str = "fw") -> Firmware:
+    """The one firmware recipe: compile each C source (``compiler``, default the platform's
+    compiler with ``build_cflags``; plus ``defines``), link them at the emulated memory map
+    (emu/layout.py) with -nostdlib and libgcc only, and load FLASH (.text, .rodata) as the image.
+    Used by the batch drivers' firmware, the GHASH measurement and the tests' harnesses."""
+    plat = platforms.for_target(core)
+    workdir = Path(workdir)
     ld = workdir / "link.ld"
     ld.write_text(layout.LINKER_SCRIPT)
-    elf = workdir / "fw.elf"
-    cc = list(compiler) if compiler else [tool(ARM_GCC), *build_cflags(core)]
+    elf = workdir / f"{stem}.elf"
+    cc = list(compiler) if compiler else [tool(plat.cc), *build_cflags(core)]
     objects = []
-    for i, src in enumerate((driver, *extra_sources)):
-        objects.append(workdir / f"fw{i}.o")
-        run([*cc, *driver_defines(header, prefix), *defines, "-c", str(src), "-o", str(objects[-1])], workdir)
-    run([tool(ARM_GCC), *CORE_FLAGS[core], "-nostdlib", "-nostartfiles", "-T", str(ld),
+    for i, src in enumerate(sources):
+        objects.append(workdir / f"{stem}{i}.o")
+        run([*cc, *defines, "-c", str(src), "-o", str(objects[-1])], workdir)
+    run([tool(plat.cc), *plat.core_flags[core], "-nostdlib", "-nostartfiles", "-T", str(ld),
          *map(str, objects), "-lgcc", "-o", str(elf)], workdir)
-    sizes = run([tool("arm-none-eabi-size"), "-A", str(elf)], workdir)
+    sizes = run([tool(plat.tool("size")), "-A", str(elf)], workdir)
     for line in sizes.splitlines():
         parts = line.split()
         if parts and parts[0] == ".data" and int(parts[1]) != 0:
             raise BuildError("the firmware has initialised .data; the emulator loads FLASH only")
-    binary = workdir / "fw.bin"
-    run([tool("arm-none-eabi-objcopy"), "-O", "binary", "-j", ".text", "-j", ".rodata", str(elf),
+    binary = workdir / f"{stem}.bin"
+    run([tool(plat.tool("objcopy")), "-O", "binary", "-j", ".text", "-j", ".rodata", str(elf),
          str(binary)], workdir)
     return Firmware(elf=elf, image=binary.read_bytes(), symbols=elf_symbols(elf, workdir), core=core)
 

@@ -374,21 +374,15 @@ class HarnessMachine:
         work = hp.parent
         src = work / f"{stem}_harness.c"
         src.write_text(source)
-        ld = work / "link.ld"
-        ld.write_text(layout.LINKER_SCRIPT)
-        elf = work / f"{stem}.elf"
         defs = [f'-DHDR="{hp}"', f"-DPFX={prefix}", f"-DPFXU={prefix.upper()}", f"-D{prefix.upper()}_IMPLEMENTATION"]
         defs += ["-DFACE", f"-DFACE_TAB={'ctx' if face == 'r1' else 'st'}.face_tab"] if face != "off" else []
         defs += ["-DFACE_R2"] if face == "r2" else []
-        toolchain.run([toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS[core], *toolchain.STRICT,
-                       "-Wno-unused-function", "-ffreestanding", "-nostdlib", "-nostartfiles", *defs,
-                       "-T", str(ld), str(src), "-lgcc", "-o", str(elf)], work)
-        binf = work / f"{stem}.bin"
-        toolchain.run([toolchain.tool("arm-none-eabi-objcopy"), "-O", "binary", "-j", ".text", "-j", ".rodata",
-                       str(elf), str(binf)], work)
-        self.symbols = toolchain.elf_symbols(elf, work)          # name -> (address, size)
+        fw = toolchain.link_firmware([src], core, work, stem=stem, defines=defs, compiler=[
+            toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS[core], *toolchain.STRICT,
+            "-Wno-unused-function", "-ffreestanding"])
+        self.symbols = fw.symbols                                # name -> (address, size)
         self.syms = {name: addr for name, (addr, _) in self.symbols.items()}
-        image = binf.read_bytes()
+        image = fw.image
         self.core = core
         self.m = Machine(core, image)
         self.cc = CycleCounter(self.m.uc, core, layout.FLASH_BASE, layout.FLASH_BASE + len(image))

@@ -23,7 +23,7 @@ from gen import generate, ir                                # noqa: E402
 from gen.config import from_dict                            # noqa: E402
 from gen.isa import thumb2 as t2                            # noqa: E402
 from gen.kernels.thumb2_function import Param, compile_function, execute   # noqa: E402
-from emu import layout, toolchain                           # noqa: E402
+from emu import toolchain                                   # noqa: E402
 from emu.machine import Machine                             # noqa: E402
 
 from tests.test_face import (CTR_HARNESS, GCTR_HARNESS, HarnessMachine, _ecb,  # noqa: E402
@@ -281,17 +281,10 @@ def test_thumb2_function_assembles_and_runs_in_unicorn(tmp_path):
     fn = compile_function(prog, "sg_rnd", params, "cortex-m3", pinned=("c",))
     src = tmp_path / "f.c"
     src.write_text("#include <stdint.h>\n" + fn.c_text())
-    ld = tmp_path / "link.ld"
-    ld.write_text(layout.LINKER_SCRIPT)
-    elf = tmp_path / "f.elf"
-    toolchain.run([toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS["cortex-m3"], *toolchain.STRICT,
-                   "-ffreestanding", "-nostdlib", "-nostartfiles", "-T", str(ld), str(src), "-o", str(elf)], tmp_path)
-    binf = tmp_path / "f.bin"
-    toolchain.run([toolchain.tool("arm-none-eabi-objcopy"), "-O", "binary", "-j", ".text", str(elf), str(binf)],
-                  tmp_path)
-    addr = next(int(ln.split()[0], 16) for ln in toolchain.run([toolchain.tool("arm-none-eabi-nm"), str(elf)],
-                                                              tmp_path).splitlines() if ln.endswith(" sg_rnd"))
-    m = Machine("cortex-m3", binf.read_bytes())
+    fw = toolchain.link_firmware([src], "cortex-m3", tmp_path, stem="f", compiler=[
+        toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS["cortex-m3"], *toolchain.STRICT, "-ffreestanding"])
+    addr = fw.addr("sg_rnd")
+    m = Machine("cortex-m3", fw.image)
     inputs = {mm: [rng.getrandbits(32) for _ in range(prog.mems[mm][0])] for mm in prog.inputs}
     want = ir.run(prog, inputs)
     args = []
