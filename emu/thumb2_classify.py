@@ -66,11 +66,9 @@ def classify_capstone(insn) -> T.Insn:
 
 
 def thumb_disassembler():
-    """A capstone Thumb (M-class) disassembler with details on."""
-    import capstone
-    md = capstone.Cs(capstone.CS_ARCH_ARM, capstone.CS_MODE_THUMB | capstone.CS_MODE_MCLASS)
-    md.detail = True
-    return md
+    """A capstone Thumb (M-class) disassembler with details on (the ARMv7-M platform's)."""
+    from emu.platforms import ARMV7M
+    return ARMV7M.disassembler()
 
 
 def classify_bytes(code: bytes, address: int):

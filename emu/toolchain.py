@@ -1,4 +1,5 @@
-"""Compilers: arm-none-eabi-gcc for the cores, the host gcc for `portable`.
+"""Compilers: each platform's (emu/platforms: arm-none-eabi-gcc for the Cortex-M cores), and
+the host gcc for `portable`'s second place.
 
 Every compile of a drop the build does uses ``build_cflags`` (-std=c99 -Wall -Wextra -Werror
 -O2 -ffreestanding and the core's flags): the checks run on that code and every figure is
@@ -18,11 +19,9 @@ from emu import layout, platforms
 
 DRIVER = Path(__file__).resolve().parent / "driver.c"
 STRICT = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-O2"]
-CORE_FLAGS = {
-    "cortex-m4": ["-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=soft"],
-    "cortex-m3": ["-mcpu=cortex-m3", "-mthumb"],
-}
-ARM_GCC = "arm-none-eabi-gcc"
+#: the cores' selecting flags and the Cortex-M compiler, as emu/platforms/armv7m.py has them
+CORE_FLAGS = {core: list(flags) for core, flags in platforms.ARMV7M.core_flags.items()}
+ARM_GCC = platforms.ARMV7M.cc
 
 
 def build_cflags(core: str) -> list[str]:
@@ -66,7 +65,7 @@ def driver_defines(header: Path, prefix: str) -> list[str]:
 
 def core_of(target: str) -> str:
     """The core a drop is compiled and emulated for (portable C is checked on a Cortex-M4)."""
-    return "cortex-m4" if target == "portable" else target
+    return platforms.for_target(target).core(target)
 
 
 @dataclass

@@ -17,4 +17,4 @@ def for_target(target: str) -> Platform:
                      + "; ".join(f"{p.name} ({', '.join(p.targets)})" for p in PLATFORMS.values()))
 
 
-__all__ = ["HOST", "PLATFORMS", "Platform", "for_target"]
+__all__ = ["ARMV7M", "HOST", "PLATFORMS", "Platform", "for_target"]

@@ -47,6 +47,13 @@ class Platform:
                              f"{', '.join(self.core_of)}")
         return self.core_of[target]
 
+    def disassembler(self):
+        """A capstone disassembler of this platform's code, with instruction details on."""
+        import capstone
+        md = capstone.Cs(*self.capstone)
+        md.detail = True
+        return md
+
     def tool(self, name: str) -> str:
         """A binutils program of this platform (``size``, ``nm``, ``objcopy``, ``as``)."""
         return f"{self.binutils}{name}"
