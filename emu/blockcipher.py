@@ -144,6 +144,21 @@ def check(case: Case, result: tuple) -> str | None:
     return None
 
 
+def run_groups(runner, groups: dict, report, place: str, progress=lambda _m: None) -> None:
+    """Run each group of ``cases`` on ``runner``; count passes into ``report`` (emu/validate.Report:
+    known answers, random cases) and list failures there, prefixed with ``place``."""
+    for label, group in groups.items():
+        progress(f"  {place}: {label} ({len(group)} cases)")
+        for case, result in zip(group, runner.run(group)):
+            problem = check(case, result)
+            if problem:
+                report.failures.append(f"{place}: {case.label}: {problem}")
+            elif label == "known answers":
+                report.kat_passed += 1
+            elif label == "random":
+                report.differential_cases += 1
+
+
 def validate(header: Path, prefix: str, target: str, spec, mode: str, seed: int, workdir: Path,
              fw: toolchain.Firmware | None = None, report=None, progress=lambda _m: None):
     """Run every case on the emulated core (and the host for `portable`) into `report`
@@ -157,16 +172,7 @@ def validate(header: Path, prefix: str, target: str, spec, mode: str, seed: int,
         runners.append(("host", HostRunner(lib, codec=Codec)))
     groups = cases(spec, mode, seed)
     for place, runner in runners:
-        for label, group in groups.items():
-            progress(f"  {place}: {label} ({len(group)} cases)")
-            for case, result in zip(group, runner.run(group)):
-                problem = check(case, result)
-                if problem:
-                    report.failures.append(f"{place}: {case.label}: {problem}")
-                elif label == "known answers":
-                    report.kat_passed += 1
-                elif label == "random":
-                    report.differential_cases += 1
+        run_groups(runner, groups, report, place, progress)
         report.places.append(place)
         if isinstance(runner, EmuRunner):
             report.max_stack = max(report.max_stack, runner.max_stack)

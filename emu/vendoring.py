@@ -109,17 +109,8 @@ def validate_block_under(header: Path, prefix: str, target: str, spec, mode: str
                                   driver=blockcipher.DRIVER, defines=blockcipher.defines(spec, mode))
     seed = int(hashlib.sha256(f"{prefix} {flags.label}".encode()).hexdigest()[:8], 16)
     report = Report()
-    groups = blockcipher.cases(spec, mode, seed, count=300)
-    runner = EmuRunner(fw, codec=blockcipher.Codec)
-    for label, group in groups.items():
-        for case, result in zip(group, runner.run(group)):
-            problem = blockcipher.check(case, result)
-            if problem:
-                report.failures.append(f"{case.label}: {problem}")
-            elif label == "known answers":
-                report.kat_passed += 1
-            elif label == "random":
-                report.differential_cases += 1
+    blockcipher.run_groups(EmuRunner(fw, codec=blockcipher.Codec), blockcipher.cases(spec, mode, seed, count=300),
+                           report, f"emulated {core}, {flags.label}")
     if report.failures:
         raise ValidationError(f"{len(report.failures)} failing cases under {flags.label}: "
                               + "; ".join(report.failures[:5]))

@@ -61,6 +61,24 @@ def emit_natural_shiftrows(b: Builder, w: list[int], e: int) -> list[int]:
     return out
 
 
+def emit_key_expansion(b: Builder, key_words: list[int], n_words: int) -> list[int]:
+    """The Rijndael key recurrence on little-endian words, out to ``n_words`` words, for any
+    Nk = len(key_words): SubWord (the bitsliced circuit, ``emit_subword``) with RotWord and Rcon
+    every Nk-th word, SubWord alone at i mod Nk = 4 when Nk > 6. AES runs it to 4 (Nr + 1)
+    words, Rijndael-256 (gen/kernels/rijndael256/keyschedule.py) to 8 (Nr + 1)."""
+    nk = len(key_words)
+    w = list(key_words)
+    rcon = rcon_list(n_words // nk)
+    for i in range(nk, n_words):
+        t = w[i - 1]
+        if i % nk == 0:
+            t = b.eor(emit_subword(b, t, 8), imm=rcon[i // nk - 1])
+        elif nk > 6 and i % nk == 4:
+            t = emit_subword(b, t, 0)
+        w.append(b.eor(w[i - nk], t))
+    return w
+
+
 def keyschedule_ir(keybits: int, slicing: str) -> Program:
     nr = check_args(keybits, slicing)
     nk = keybits // 32
@@ -68,15 +86,7 @@ def keyschedule_ir(keybits: int, slicing: str) -> Program:
     b = Builder(f"aes{keybits}_{slicing}_keyschedule")
     b.declare("key", nk, "r")
     b.declare("rk", 8 * (nr + 1), "w")
-    w = [b.ld("key", i) for i in range(nk)]
-    rcon = rcon_list(nr)
-    for i in range(nk, 4 * (nr + 1)):
-        t = w[i - 1]
-        if i % nk == 0:
-            t = b.eor(emit_subword(b, t, 8), imm=rcon[i // nk - 1])
-        elif nk > 6 and i % nk == 4:
-            t = emit_subword(b, t, 0)
-        w.append(b.eor(w[i - nk], t))
+    w = emit_key_expansion(b, [b.ld("key", i) for i in range(nk)], 4 * (nr + 1))
     for j in range(nr + 1):
         blk = emit_natural_shiftrows(b, w[4 * j: 4 * j + 4], -al[j])
         q = emit_pack(b, blk + blk)

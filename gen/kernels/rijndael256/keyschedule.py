@@ -1,7 +1,8 @@
 """Constant-time Rijndael-256 key schedule producing bitsliced round keys, built as IR.
 
 The expansion is AES-256's recurrence run out to 8 x 15 = 120 words (Nk = Nb = 8): SubWord
-every 4th word, RotWord + Rcon every 8th.  SubWord is aes_keyschedule.emit_subword (the same
+every 4th word, RotWord + Rcon every 8th (gen/kernels/aes/keyschedule.emit_key_expansion).  SubWord is
+aes_keyschedule.emit_subword (the same
 Boyar-Peralta circuit bitsliced inside one word: no table, no secret index or branch).  Round
 key j is words 8j .. 8j+7 (word c = column c), packed like the state (encrypt.py), and for
 j >= 1 the planes of the S-box NOT constant 0x63 are inverted (the encryption S-box leaves
@@ -10,24 +11,8 @@ them out).  Memories: ``key`` (8 little-endian words), ``rk`` (120 words, rk[8 j
 from __future__ import annotations
 
 from gen.ir import Builder, Program
-from gen.kernels.aes.keyschedule import emit_subword, rcon_list
+from gen.kernels.aes.keyschedule import emit_key_expansion
 from gen.kernels.rijndael256.encrypt import FOLDED_PLANES, NB, PLANES, emit_pack_columns
-
-
-def emit_key_expansion(b: Builder, key_words: list[int], n_words: int) -> list[int]:
-    """The Rijndael key recurrence on little-endian words, out to ``n_words`` words, for any
-    Nk = len(key_words) (AES's fixsliced key schedule runs the same recurrence to 4 (Nr + 1))."""
-    nk = len(key_words)
-    w = list(key_words)
-    rcon = rcon_list(n_words // nk)
-    for i in range(nk, n_words):
-        t = w[i - 1]
-        if i % nk == 0:
-            t = b.eor(emit_subword(b, t, 8), imm=rcon[i // nk - 1])
-        elif nk > 6 and i % nk == 4:
-            t = emit_subword(b, t, 0)
-        w.append(b.eor(w[i - nk], t))
-    return w
 
 
 def keyschedule_program(spec) -> Program:
