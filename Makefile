@@ -11,7 +11,7 @@ JOBS   ?= 2
 .PHONY: all setup toolchain test vendor-check clean-venv
 
 all: setup
-	$(PY) -m gen build --defaults -o out
+	$(PY) -m gen build --defaults -j $(JOBS) -o out
 	$(PY) -m gen.report --out out --readme README.md
 
 setup: $(STAMP) toolchain

@@ -72,17 +72,39 @@ def cmd_build(args) -> int:
         if config.name in seen:
             raise ConfigError(f"two configurations are named {config.name!r}")
         seen.add(config.name)
-    results = []
-    for config, command in todo:
-        try:
-            results.append(build(config, command, Path(args.output)))
-        except check_failures() as exc:
-            print(f"slicegen: {config.name}: {exc}", file=sys.stderr)
-            print(f"slicegen: {config.name}: nothing written", file=sys.stderr)
-            return 1
-        print(f"built {results[-1].path}", file=sys.stderr)
-    print(summary_table(results))
+    jobs = args.jobs or 1
+    if jobs < 1:
+        raise ConfigError(f"--jobs {jobs}: give a number of processes >= 1")
+    results = {}
+    if jobs == 1:
+        for config, command in todo:
+            try:
+                results[config.name] = build(config, command, Path(args.output))
+            except check_failures() as exc:
+                return _build_failed(config.name, exc)
+            print(f"built {results[config.name].path}", file=sys.stderr)
+    else:                 # each drop is built (and written) by one worker; the output is the same
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(build, config, command, Path(args.output)): config.name
+                       for config, command in todo}
+            for fut in as_completed(futures):
+                name = futures[fut]
+                try:
+                    results[name] = fut.result()
+                except check_failures() as exc:
+                    for other in futures:
+                        other.cancel()
+                    return _build_failed(name, exc)
+                print(f"built {results[name].path}", file=sys.stderr)
+    print(summary_table([results[config.name] for config, _ in todo]))
     return 0
+
+
+def _build_failed(name: str, exc: Exception) -> int:
+    print(f"slicegen: {name}: {exc}", file=sys.stderr)
+    print(f"slicegen: {name}: nothing written", file=sys.stderr)
+    return 1
 
 
 def cmd_validate(args) -> int:
@@ -147,6 +169,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("configs", nargs="*", metavar="PRESET|FILE.toml")
     s.add_argument("-o", "--output", default="out", help="output folder (default: out)")
     s.add_argument("--defaults", action="store_true", help="also build every default preset")
+    s.add_argument("-j", "--jobs", type=int, default=1, help="drops built at once, one process each (default 1)")
     s.set_defaults(func=cmd_build)
     s = sub.add_parser("validate", help="re-run the checks on existing drops")
     s.add_argument("drops", nargs="+", metavar="DROP_DIR")
