@@ -14,7 +14,7 @@
  *     #define AES128GCM_M4_FFS_TABLE8_NCT_IMPLEMENTATION
  *     #include "aes128gcm-m4-ffs-table8-nct.h"
  * Every other file includes it without the #define. Freestanding: only <stdint.h> and
- * <stddef.h>, no libc calls, no allocation.
+ * <stddef.h>, no libc calls, no allocation. C99 or later, or C++11 or later (C linkage).
  */
 #ifndef AES128GCM_M4_FFS_TABLE8_NCT_H
 #define AES128GCM_M4_FFS_TABLE8_NCT_H
@@ -26,6 +26,14 @@
 #if !defined(__thumb2__) || !defined(__ARM_ARCH_7EM__)
 #error "this drop is generated for cortex-m4: compile it as Thumb-2 for ARMv7E-M (Cortex-M4: -mcpu=cortex-m4 -mthumb)"
 #endif
+#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)
+#error "this drop is little-endian only (its assembly reads and writes bytes as little-endian words): compile it without -mbig-endian"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define AES128GCM_M4_FFS_TABLE8_NCT_EAUTH    (-1)   /* tag mismatch: output zeroed, no plaintext released */
 #define AES128GCM_M4_FFS_TABLE8_NCT_EARG     (-2)   /* bad argument */
 #define AES128GCM_M4_FFS_TABLE8_NCT_KEYBYTES 16
@@ -60,10 +68,23 @@ int  aes128gcm_m4_ffs_table8_nct_update(aes128gcm_m4_ffs_table8_nct_stream *s, c
 int  aes128gcm_m4_ffs_table8_nct_finish(aes128gcm_m4_ffs_table8_nct_stream *s, uint8_t *tag, size_t taglen);
 int  aes128gcm_m4_ffs_table8_nct_finish_verify(aes128gcm_m4_ffs_table8_nct_stream *s, const uint8_t *tag, size_t taglen);
 
+#ifdef __cplusplus
+}
+#endif
+
 #endif /* AES128GCM_M4_FFS_TABLE8_NCT_H */
 
 #if defined(AES128GCM_M4_FFS_TABLE8_NCT_IMPLEMENTATION) && !defined(AES128GCM_M4_FFS_TABLE8_NCT_IMPLEMENTATION_DONE)
 #define AES128GCM_M4_FFS_TABLE8_NCT_IMPLEMENTATION_DONE
+
+/* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Woverlength-strings"   /* the assembly blocks are long string literals */
+#endif
 
 
 /* aes128gcm_m4_ffs_table8_nct_zero32: n words of zeros at a 4-byte aligned p (wiping), STMIA of 8 registers;
@@ -7704,4 +7725,10 @@ int aes128gcm_m4_ffs_table8_nct_decrypt(const aes128gcm_m4_ffs_table8_nct_ctx *c
     return 0;
 }
 
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 #endif /* AES128GCM_M4_FFS_TABLE8_NCT_IMPLEMENTATION */

@@ -14,7 +14,7 @@
  *     #define AES192GCM_M4_SFS_IMPLEMENTATION
  *     #include "aes192gcm-m4-sfs.h"
  * Every other file includes it without the #define. Freestanding: only <stdint.h> and
- * <stddef.h>, no libc calls, no allocation.
+ * <stddef.h>, no libc calls, no allocation. C99 or later, or C++11 or later (C linkage).
  */
 #ifndef AES192GCM_M4_SFS_H
 #define AES192GCM_M4_SFS_H
@@ -26,6 +26,14 @@
 #if !defined(__thumb2__) || !defined(__ARM_ARCH_7EM__)
 #error "this drop is generated for cortex-m4: compile it as Thumb-2 for ARMv7E-M (Cortex-M4: -mcpu=cortex-m4 -mthumb)"
 #endif
+#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)
+#error "this drop is little-endian only (its assembly reads and writes bytes as little-endian words): compile it without -mbig-endian"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define AES192GCM_M4_SFS_EAUTH    (-1)   /* tag mismatch: output zeroed, no plaintext released */
 #define AES192GCM_M4_SFS_EARG     (-2)   /* bad argument */
 #define AES192GCM_M4_SFS_KEYBYTES 24
@@ -60,10 +68,23 @@ int  aes192gcm_m4_sfs_update(aes192gcm_m4_sfs_stream *s, const uint8_t *in, size
 int  aes192gcm_m4_sfs_finish(aes192gcm_m4_sfs_stream *s, uint8_t *tag, size_t taglen);
 int  aes192gcm_m4_sfs_finish_verify(aes192gcm_m4_sfs_stream *s, const uint8_t *tag, size_t taglen);
 
+#ifdef __cplusplus
+}
+#endif
+
 #endif /* AES192GCM_M4_SFS_H */
 
 #if defined(AES192GCM_M4_SFS_IMPLEMENTATION) && !defined(AES192GCM_M4_SFS_IMPLEMENTATION_DONE)
 #define AES192GCM_M4_SFS_IMPLEMENTATION_DONE
+
+/* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Woverlength-strings"   /* the assembly blocks are long string literals */
+#endif
 
 
 /* aes192gcm_m4_sfs_zero32: n words of zeros at a 4-byte aligned p (wiping), STMIA of 8 registers;
@@ -9785,14 +9806,18 @@ __asm__(
 
 static void aes192gcm_m4_sfs_ghash_init(uint32_t *hk, const uint8_t h[16])
 {
-    uint32_t v[4], op[9];
-    uint8_t y[16], zero[16];
+    uint32_t v[4], op[9], zero[4];
+    uint8_t y[16];
     unsigned i, e;
-    for (i = 0; i < 16; i++) { y[i] = h[i]; zero[i] = 0; }
+    /* straight-line, not a loop: a loop of plain copies or zero stores is what compilers
+       turn into memcpy/memset calls (gcc -Os without -ffreestanding), which a drop must not make */
+    y[0] = h[0]; y[1] = h[1]; y[2] = h[2]; y[3] = h[3]; y[4] = h[4]; y[5] = h[5]; y[6] = h[6]; y[7] = h[7];
+    y[8] = h[8]; y[9] = h[9]; y[10] = h[10]; y[11] = h[11]; y[12] = h[12]; y[13] = h[13]; y[14] = h[14]; y[15] = h[15];
+    zero[0] = 0u; zero[1] = 0u; zero[2] = 0u; zero[3] = 0u;
     for (e = 1; e <= 8; e++) {
         uint32_t *o = hk + (e - 1) * 36u;
         if (e > 1)    /* y = y * H: one block through the H^1 words (tail path) */
-            aes192gcm_m4_sfs_ghash_blocks(hk, y, zero, 1);
+            aes192gcm_m4_sfs_ghash_blocks(hk, y, (const uint8_t *)zero, 1);
         for (i = 0; i < 4; i++) {
             const uint8_t *p = y + 12 - 4 * i;
             v[i] = ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
@@ -13048,4 +13073,10 @@ int aes192gcm_m4_sfs_decrypt(const aes192gcm_m4_sfs_ctx *ctx, const uint8_t *iv,
     return 0;
 }
 
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 #endif /* AES192GCM_M4_SFS_IMPLEMENTATION */
