@@ -85,3 +85,11 @@ def test_config_option():
         from_dict(dict(base, cipher="speedy5", rijndael256={"shiftrows": "fixsliced"}))
     aes = {"name": "a", "cipher": "aes128", "mode": "gcm", "target": "portable"}
     assert "shiftrows" not in from_dict(aes).canonical()     # older config hashes unchanged
+
+
+def test_explicit_alignments_are_the_cheapest_arrangement():
+    # no semi-fixsliced mix of ShiftRows and twisted MixColumns beats the explicit one
+    from gen.kernels.rijndael256.breakdown import best_alignments
+    ops, best = best_alignments(SPEC.rounds)
+    assert best == E.alignments(SPEC.rounds, "explicit")
+    assert ops == P.round_stats(SPEC, "explicit")["shiftrows"] + P.round_stats(SPEC, "explicit")["mixcolumns"]
