@@ -93,3 +93,17 @@ def test_explicit_alignments_are_the_cheapest_arrangement():
     ops, best = best_alignments(SPEC.rounds)
     assert best == E.alignments(SPEC.rounds, "explicit")
     assert ops == P.round_stats(SPEC, "explicit")["shiftrows"] + P.round_stats(SPEC, "explicit")["mixcolumns"]
+
+
+def test_no_column_order_makes_packed_shiftrows_cheaper():
+    # the packing may put the 8 columns of a row in any bit order inside its byte; every order
+    # needs at least 7 (mask, rotation) groups per plane, the natural one exactly 7
+    import itertools
+    from gen.kernels import bitperm
+    from gen.kernels.rijndael256 import linear as L
+
+    def n_groups(sigma):
+        perm = {(0, 8 * r + sigma[c]): (0, 8 * r + sigma[(c + L.OFFSETS[r]) % 8]) for r in range(4) for c in range(8)}
+        return len(bitperm.groups(perm)[0])
+    assert n_groups(tuple(range(8))) == 7
+    assert min(n_groups(s) for s in itertools.permutations(range(8))) == 7
