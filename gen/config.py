@@ -22,6 +22,7 @@ TARGETS = ("cortex-m4", "cortex-m3", "armv8a", "portable")
 SLICINGS = ("ffs", "sfs")
 FACES = ("off", "r1", "r2")
 GHASHES = ("ctmul", "table4", "table8", "pmull")
+SHIFTROWS = ("explicit", "fixsliced")   # Rijndael-256: gen/kernels/rijndael256/encrypt.py
 
 # TOML layout: top-level keys and the [table] keys, with their allowed values.
 TOP_KEYS = {"name": None, "cipher": CIPHERS, "mode": MODES, "target": TARGETS}
@@ -29,9 +30,10 @@ TABLE_KEYS = {
     "aes": {"slicing": SLICINGS},
     "ctr": {"face": FACES},
     "ghash": {"impl": GHASHES},
+    "rijndael256": {"shiftrows": SHIFTROWS},
     "schedule": {"seed": None},
 }
-DEFAULTS = {"slicing": "ffs", "face": "off", "ghash": "ctmul", "seed": 0}
+DEFAULTS = {"slicing": "ffs", "face": "off", "ghash": "ctmul", "shiftrows": "explicit", "seed": 0}
 NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 
 # Combinations this generator builds today: (cipher, mode, target) -> allowed option values.
@@ -52,7 +54,7 @@ for _bits in ("aes128", "aes192", "aes256"):          # AES in ecb/ctr over the 
 for _cipher in ("rijndael256", "speedy5", "speedy6", "speedy7"):   # bitsliced block ciphers (issue 14)
     for _mode in ("ecb", "ctr"):
         for _target in ("portable", "cortex-m4", "cortex-m3"):
-            SUPPORTED[(_cipher, _mode, _target)] = {}
+            SUPPORTED[(_cipher, _mode, _target)] = {"shiftrows": SHIFTROWS} if _cipher == "rijndael256" else {}
 
 NOT_CONSTANT_TIME_GHASH = ("table4", "table8")
 
@@ -66,6 +68,7 @@ class Config:
     slicing: str = DEFAULTS["slicing"]
     face: str = DEFAULTS["face"]
     ghash: str = DEFAULTS["ghash"]
+    shiftrows: str = DEFAULTS["shiftrows"]
     seed: int = DEFAULTS["seed"]
 
     @property
@@ -88,14 +91,20 @@ class Config:
         opts = {}
         if self.spec.family == "aes":
             opts["slicing"] = self.slicing
+        if self.spec.family == "rijndael256":
+            opts["shiftrows"] = self.shiftrows
         if self.mode == "gcm":
             opts.update(face=self.face, ghash=self.ghash)
         opts["seed"] = self.seed
         return opts
 
     def canonical(self) -> str:
-        """Canonical JSON form: sorted keys, no spaces; the input of the config hash."""
-        return json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+        """Canonical JSON form: sorted keys, no spaces; the input of the config hash.  An option
+        added later (shiftrows) is left out where it does not apply, so older hashes stay."""
+        data = asdict(self)
+        if "shiftrows" not in self.options():
+            del data["shiftrows"]
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def sha256(self) -> str:
         return hashlib.sha256(self.canonical().encode()).hexdigest()
@@ -107,6 +116,8 @@ class Config:
                 f'target = "{self.target}"\n\n')
         if "slicing" in opts:
             text += f'[aes]\nslicing = "{self.slicing}"\n\n'
+        if "shiftrows" in opts:
+            text += f'[rijndael256]\nshiftrows = "{self.shiftrows}"\n\n'
         if "face" in opts:
             text += f'[ctr]\nface = "{self.face}"\n\n[ghash]\nimpl = "{self.ghash}"\n\n'
         return text + f"[schedule]\nseed = {self.seed}\n"
@@ -118,7 +129,8 @@ def _choice(where: str, value, allowed) -> None:
 
 
 def from_dict(data: dict, origin: str = "config") -> Config:
-    """Validate a TOML-shaped dict (top-level keys plus [aes], [ctr], [ghash], [schedule])."""
+    """Validate a TOML-shaped dict (top-level keys plus [aes], [ctr], [ghash], [rijndael256],
+    [schedule])."""
     if not isinstance(data, dict):
         raise ConfigError(f"{origin}: a configuration is a table of keys")
     flat: dict = {}
@@ -164,7 +176,7 @@ def check_supported(config: Config, origin: str = "config") -> None:
         have = "; ".join(f"{c}/{m}/{t}" for c, m, t in sorted(SUPPORTED))
         raise ConfigError(f"{origin}: cipher/mode/target {'/'.join(combo)} is not built by this "
                           f"generator; available: {have}")
-    for key in ("slicing", "face", "ghash"):
+    for key in ("slicing", "face", "ghash", "shiftrows"):
         if key not in options and getattr(config, key) != DEFAULTS[key]:
             raise ConfigError(f"{origin}: {key} is not an option of {'/'.join(combo)} "
                               f"(it takes: {', '.join(options) or 'no options but [schedule] seed'})")

@@ -47,9 +47,9 @@ _PRESETS = [
     _aes("aes128gcm-m3-ffs-face-r2", 128, "cortex-m3", face="r2"),
 ]
 
-def _block(cipher, mode, target="portable", default=True):
-    name = f"{cipher}{mode}-{target}"
-    return name, default, {"name": name, "cipher": cipher, "mode": mode, "target": target}
+def _block(cipher, mode, target="portable", default=True, tag=None, **tables):
+    name = f"{cipher}{mode}-{tag or target}"
+    return name, default, {"name": name, "cipher": cipher, "mode": mode, "target": target, **tables}
 
 
 _PRESETS += [
@@ -58,6 +58,12 @@ _PRESETS += [
     _block("speedy5", "ecb"), _block("speedy5", "ctr"),
     _block("speedy6", "ecb"), _block("speedy6", "ctr"),
     _block("speedy7", "ecb"), _block("speedy7", "ctr"),
+    # Rijndael-256 in generated Thumb-2 (issue 15): explicit ShiftRows, the faster strategy
+    _block("rijndael256", "ecb", "cortex-m4", tag="m4"), _block("rijndael256", "ctr", "cortex-m4", tag="m4"),
+    _block("rijndael256", "ecb", "cortex-m3", tag="m3"), _block("rijndael256", "ctr", "cortex-m3", tag="m3"),
+    # the fixsliced strategy (eight MixColumns variants), for comparison
+    _block("rijndael256", "ecb", "cortex-m4", default=False, tag="m4-fixsliced",
+           rijndael256={"shiftrows": "fixsliced"}),
 ]
 
 PRESETS: dict[str, dict] = {name: data for name, _, data in _PRESETS}

@@ -109,11 +109,17 @@ def unpack(planes: list[int]) -> list[int]:
 
 def mixcolumns_variant(q: list[int], j: int) -> list[int]:
     (d1, n1), (d2, n2) = VARIANTS[j]["r1"], VARIANTS[j]["r2"]
-    s = [neighbour(x, d1, n1) for x in q]
+    return mixcolumns_planes(q, lambda x: neighbour(x, d1, n1), lambda x: neighbour(x, d2, n2))
+
+
+def mixcolumns_planes(q: list[int], r1, r2) -> list[int]:
+    """Bitsliced MixColumns on plane words given its neighbour maps ``r1`` (row + 1) and ``r2``
+    (row + 2), each a function of one word (also Rijndael-256's twisted variants)."""
+    s = [r1(x) for x in q]
     t = [x ^ y for x, y in zip(q, s)]
     out = []
     for b in range(8):
-        v = s[b] ^ neighbour(t[b], d2, n2)
+        v = s[b] ^ r2(t[b])
         if b >= 1:
             v ^= t[b - 1]
         if b in XTIME_FEEDBACK:

@@ -10,6 +10,11 @@ from __future__ import annotations
 from gen.kernels import block_portable
 from gen.kernels import thumb2_function as TF
 from gen.kernels.block_kernel import BlockKernel
+from gen.kernels.rijndael256 import thumb2 as rijndael256_thumb2
+
+#: families whose encryption has its own Thumb-2 compilation (segments, stored orders);
+#: the others go through compile_function with the whole program and rk pinned
+ENCRYPT = {"rijndael256": rijndael256_thumb2.compile_encrypt}
 
 KS_PARAMS = [TF.Param("rk", "uint32_t *", "rk"), TF.Param("key", "const uint8_t *", "key")]
 ENC_PARAMS = [TF.Param("rk", "const uint32_t *", "rk"), TF.Param("out", "uint8_t *", "out"),
@@ -19,7 +24,10 @@ ENC_PARAMS = [TF.Param("rk", "const uint32_t *", "rk"), TF.Param("out", "uint8_t
 def thumb2(prefix: str, spec, core: str, seed: int = 0, **options) -> BlockKernel:
     ks, enc = block_portable.programs(spec, **options)
     kfn = TF.compile_function(ks, f"{prefix}_keyschedule", KS_PARAMS, core, seed)
-    efn = TF.compile_function(enc, f"{prefix}_encrypt_blocks", ENC_PARAMS, core, seed, pinned=("rk",))
+    if spec.family in ENCRYPT:
+        efn = ENCRYPT[spec.family](spec, f"{prefix}_encrypt_blocks", ENC_PARAMS, core, seed, **options)
+    else:
+        efn = TF.compile_function(enc, f"{prefix}_encrypt_blocks", ENC_PARAMS, core, seed, pinned=("rk",))
     rk_words = ks.mems["rk"][0]
     per_call = enc.mems["in"][0] * 4 // spec.block_bytes
     head = (f"/* {spec.title} for {core}: the bitsliced IR of gen/kernels/{spec.family} compiled to Thumb-2 by "

@@ -51,7 +51,7 @@ def kernels(config: Config) -> KernelSet:
 
 def block_kernels(config: Config) -> KernelSet:
     """ecb / ctr: the cipher family's IR (gen/kernels/block_portable) in generated Thumb-2."""
-    opts = {"slicing": config.slicing} if "slicing" in config.options() else {}
+    opts = {k: v for k, v in config.options().items() if k in ("slicing", "shiftrows")}
     k = block_thumb2.thumb2(config.prefix, config.spec, config.target, config.seed, **opts)
     return KernelSet(sections=[wipe.zero32_thumb2(config.prefix), k.code], target_guard=target_guard(config.target),
                      block_bytes=k.block_bytes, blocks_per_call=k.blocks_per_call, rk_words=k.rk_words,

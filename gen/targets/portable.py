@@ -25,7 +25,7 @@ def kernels(config: Config) -> KernelSet:
 def block_kernels(config: Config) -> KernelSet:
     """ecb / ctr: the cipher family's BlockKernel (gen/kernels/block_portable.py registers one
     per family: fixsliced AES, bitsliced Rijndael-256, column-sliced SPEEDY)."""
-    opts = {"slicing": config.slicing} if "slicing" in config.options() else {}
+    opts = {k: v for k, v in config.options().items() if k in ("slicing", "shiftrows")}
     k = block_portable.portable_c(config.prefix, config.spec, **opts)
     return KernelSet(sections=[k.code], target_guard=TARGET_GUARD, block_bytes=k.block_bytes,
                      blocks_per_call=k.blocks_per_call, rk_words=k.rk_words,

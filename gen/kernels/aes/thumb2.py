@@ -337,12 +337,13 @@ def order_cycles(prog: Program, order, core: str = "cortex-m4") -> int:
 
 
 def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: float = 3.0,
-                 cost: str = "memops") -> tuple:
+                 cost: str = "memops", prog: Program | None = None) -> tuple:
     """Simulated annealing over topological orders of one segment's ops (a move takes one op
     to another place between its last operand and its first consumer), minimizing
     ``order_cost``.  Deterministic for a given seed; about 1 ms per step, so it runs offline
-    (``python -m gen.kernels.aes.thumb2``) and its result is kept in aes_thumb2_orders.py."""
-    prog = segment_program(kind)
+    (``python -m gen.kernels.aes.thumb2``) and its result is kept in aes_thumb2_orders.py.
+    ``prog``: another cipher's segment (8 words in, 8 out) in place of ``segment_program(kind)``."""
+    prog = segment_program(kind) if prog is None else prog
     m = len(prog.ops) - 16
     preds = listsched.dependences(prog)
     gpreds = [[p - 8 for p in preds[8 + g] if 8 <= p < 8 + m] for g in range(m)]

@@ -1,21 +1,31 @@
-"""Bitsliced Rijndael-256 encryption of one block, built as IR, with an explicit ShiftRows.
+"""Bitsliced Rijndael-256 encryption of one block, built as IR, with ShiftRows either routed
+explicitly or fixsliced away.
 
 Layout.  One 256-bit block fills the 8 bit-plane words exactly as two AES blocks do in
 gen/kernels/aes/fixsliced.py, and the same SWAPMOVE transpose packs it: only the order in which
 the 8 column words enter the transpose changes (free), chosen so that in plane ``Q[b]`` (bit b
 of every byte) the byte at row r, column c sits at bit ``8 r + c``.  A byte of the plane word is
-a state row, its 8 bits are the 8 columns in order.
+a state row, its 8 bits are the 8 columns in order (gen/kernels/rijndael256/linear.py).
 
-Explicit ShiftRows.  Row r rotates left by 0, 1, 3, 4 columns, i.e. byte r of every plane
-rotates right by that many bits.  Each byte splits into the bits that move right by o and the
-o bits that wrap round (move left by 8 - o); with the fixed row 0 that is 7 groups, every mask a
-Thumb-2 immediate (0xff, 0xfe00, 0x100, 0xf80000, 0x70000, 0xf0000000, 0x0f000000).  Per plane:
-7 ANDs + 6 EORs whose flexible operand does the shift (gen/kernels/bitperm.py) = 13 ops,
-104 ops per round.  (AES's fixslicing avoids this cost by twisting MixColumns instead; that is
-the "fixsliced" option for later, this kernel is the plain one.)
+Alignments.  The state after round j is kept as ``T_j = SR^-a_j(S_j)`` and round key j is stored
+as ``SR^-a_j(K_j)``.  Round j then applies the S-box (byte-wise: it commutes with ShiftRows), an
+explicit packed ``SR^e`` with e = a_(j-1) + 1 - a_j (mod 8), the twisted MixColumns
+``M_a = SR^-a . MC . SR^a`` with a = a_j (linear.py, proven with SymPy) and AddRoundKey.
+What is left at either end is done on the natural words, where ShiftRows only moves whole
+bytes between column words (4 groups of bytes, 7 ops per word, against 13 per plane packed):
+``SR^-a_0`` before packing, ``SR^a_Nr`` after unpacking.
 
-MixColumns mixes the 4 rows of a column: bytes of the plane word at the same bit, so it is
-AES's un-twisted variant M_0 (word rotations by 8 and 16, xtime across planes) unchanged.
+* ``explicit``: a = 7, 0, 0, ..., 0, 1.  Rounds 2..13 spend an explicit packed ShiftRows
+  (row r rotates right by o_r = 0, 1, 3, 4 bits inside its byte: 7 groups, every mask a Thumb-2
+  immediate, 7 ANDs + 6 EORs whose flexible operand does the shift = 13 ops per plane, 104 per
+  round) and plain MixColumns M_0 (AES's: word rotations by 8 and 16, xtime across planes);
+  the first and the last ShiftRows are folded into the packing and the unpacking.
+* ``fixsliced``: a_j = j mod 8 (Adomnicai & Peyrin's fixslicing): no explicit ShiftRows, eight
+  MixColumns variants cycling with the round; the neighbour maps of M_a rotate each row by a
+  different amount (o_(r+1) - o_r = 1, 2, 1, -4 is not uniform), up to 6 groups per plane for
+  R_1 and 4 for R_2 where AES has 2.  After 14 rounds the state is SR^-6(S), fixed after
+  unpacking.
+
 S-box: the Boyar-Peralta circuit with its NOTs folded (S(x) ^ 0x63); ShiftRows and MixColumns
 map the all-0x63 state to itself, so the constant is folded into round keys 1..14 (keyschedule).
 
@@ -27,12 +37,29 @@ from __future__ import annotations
 from gen.circuits import aes_mixcolumns as mcx
 from gen.circuits.aes_sbox import NOT_MASK
 from gen.ir import Builder, Program
+from gen.isa import thumb2 as t2
 from gen.kernels import bitperm
 from gen.kernels.aes.fixsliced import (emit_add_round_key, emit_mixcolumns, emit_pack, emit_sbox,
                                        emit_unpack)
+from gen.kernels.rijndael256 import linear as L
 
 NB = 8            # columns
 PLANES = 8
+STRATEGIES = ("explicit", "fixsliced")
+
+
+def alignments(nr: int, shiftrows: str) -> list[int]:
+    """a_j for j = 0..nr (module docstring)."""
+    if shiftrows == "explicit":
+        return [L.ORDER - 1] + [0] * (nr - 1) + [1]
+    if shiftrows == "fixsliced":
+        return [j % L.ORDER for j in range(nr + 1)]
+    raise ValueError(f"shiftrows must be one of {', '.join(STRATEGIES)} (got {shiftrows!r})")
+
+
+def explicit_exponent(al: list[int], j: int) -> int:
+    """The packed SR^e round j applies explicitly."""
+    return (al[j - 1] + 1 - al[j]) % L.ORDER
 
 
 def _transpose_order(c: int) -> int:
@@ -61,33 +88,73 @@ def pack_columns(cols: list[int]) -> list[int]:
     return mcx.pack(words)
 
 
-def shiftrows_perm(offsets) -> dict:
-    """ShiftRows on one plane word as a bit map: dst bit 8r + c <- src bit 8r + (c + o_r) mod 8."""
-    return {(0, 8 * r + c): (0, 8 * r + (c + offsets[r]) % 8) for r in range(4) for c in range(8)}
+def emit_shiftrows(b: Builder, planes: list[int], e: int = 1) -> list[int]:
+    """Packed SR^e, plane by plane (bitperm.emit_gather; masks shared within the call)."""
+    if e % L.ORDER == 0:
+        return list(planes)
+    perm, consts = L.packed_shiftrows_perm(e), bitperm.Consts(b)
+    return [bitperm.emit_gather(b, [x], perm, 1, consts=consts)[0] for x in planes]
 
 
-def emit_shiftrows(b: Builder, planes: list[int], offsets) -> list[int]:
-    perm = shiftrows_perm(offsets)
-    return [bitperm.emit_gather(b, [x], perm, 1)[0] for x in planes]
+def emit_natural_shiftrows(b: Builder, words: list[int], e: int) -> list[int]:
+    """SR^e on the natural column words: whole bytes move between words."""
+    if e % L.ORDER == 0:
+        return list(words)
+    return bitperm.emit_gather(b, list(words), L.natural_shiftrows_perm(e), NB)
 
 
-def encrypt_program(spec) -> Program:
+def _terms(b: Builder, x: int, perm: dict, consts) -> list[tuple[int, int]]:
+    """A one-word permutation as (vreg, right rotation) terms to XOR: ror(x & mask, rot)."""
+    return [(x if mask == 0xFFFFFFFF else consts.and_(x, mask), rot)
+            for (_, rot), mask in sorted(bitperm.groups(perm)[0].items())]
+
+
+def _merged(b: Builder, x: int, perm: dict, consts) -> tuple[int, int]:
+    """The permutation as ONE term (v, r0): v = XOR_k ror(part_k, rot_k - r0), so a value used
+    twice (s in t and in the output) folds its last rotation into both EORs."""
+    terms = _terms(b, x, perm, consts)
+    r0 = terms[0][1]
+    return b.xor_terms([(v, (r - r0) % 32) for v, r in terms]), r0
+
+
+def emit_mixcolumns_variant(b: Builder, q: list[int], a: int) -> list[int]:
+    """M_a = SR^-a . MC . SR^a on packed planes (linear.mixcolumns_variant, same data)."""
+    if a % L.ORDER == 0:
+        return emit_mixcolumns(b, q, 0)
+    r1, r2, consts = L.neighbour_perm(1, a), L.neighbour_perm(2, a), bitperm.Consts(b)
+    s = [_merged(b, x, r1, consts) for x in q]
+    t = [b.xor_terms([(x, 0), sx]) for x, sx in zip(q, s)]
+    out = []
+    for k in range(8):
+        terms = ([(t[k - 1], 0)] if k >= 1 else []) + ([(t[7], 0)] if k in mcx.XTIME_FEEDBACK else [])
+        out.append(b.xor_terms(terms + [s[k]] + _terms(b, t[k], r2, consts)))
+    return out
+
+
+def emit_linear(b: Builder, q: list[int], e: int, a) -> list[int]:
+    """A round's linear layer before AddRoundKey: SR^e, then M_a (``a`` None: last round)."""
+    q = emit_shiftrows(b, q, e)
+    return q if a is None else emit_mixcolumns_variant(b, q, a)
+
+
+def encrypt_program(spec, shiftrows: str = "explicit") -> Program:
     """out = Rijndael-256-Enc(rk, in), one block (see the module docstring)."""
     assert spec.family == "rijndael256" and spec.block_bytes == 32, spec.name
-    offsets = spec.linear_layer["shiftrows"]
-    b = Builder(f"{spec.name}_encrypt")
+    assert tuple(spec.linear_layer["shiftrows"]) == L.OFFSETS, spec.linear_layer
+    nr = spec.rounds
+    al = alignments(nr, shiftrows)
+    b = Builder(f"{spec.name}_{shiftrows}_encrypt", is_imm=t2.is_imm)
     b.declare("in", NB, "r")
-    b.declare("rk", PLANES * (spec.rounds + 1), "r")
+    b.declare("rk", PLANES * (nr + 1), "r", constant=True)
     b.declare("out", NB, "w")
-    q = emit_pack_columns(b, [b.ld("in", c) for c in range(NB)])
-    q = emit_add_round_key(b, q, 0)
-    for j in range(1, spec.rounds + 1):
-        q = emit_shiftrows(b, emit_sbox(b, q), offsets)
-        if j < spec.rounds:
-            q = emit_mixcolumns(b, q, 0)
+    w = emit_natural_shiftrows(b, [b.ld("in", c) for c in range(NB)], -al[0])
+    q = emit_add_round_key(b, emit_pack_columns(b, w), 0)
+    for j in range(1, nr + 1):
+        q = emit_linear(b, emit_sbox(b, q), explicit_exponent(al, j), al[j] if j < nr else None)
         q = emit_add_round_key(b, q, j)
-    for c, w in enumerate(emit_unpack_columns(b, q)):
-        b.st("out", c, w)
+    w = emit_natural_shiftrows(b, emit_unpack_columns(b, q), al[nr])
+    for c in range(NB):
+        b.st("out", c, w[c])
     return b.finish()
 
 

@@ -1,0 +1,151 @@
+"""Rijndael-256 encryption as generated Thumb-2: the IR of encrypt.py cut into segments that the
+list scheduler takes one after the other, in stored evaluation orders.
+
+The trick is AES's (gen/kernels/aes/thumb2.py): the register allocator spills far less when the
+program is scheduled piece by piece in orders found offline by simulated annealing than when
+one greedy pass sees the whole 3,700-op block.  Segments:
+
+* ``pre``: loading the block, the natural ShiftRows folded into the packing, the transpose;
+* ``ark+sbox``: AddRoundKey j-1 followed by round j's S-box.  The S-box is AES's circuit and
+  AddRoundKey AES's, emitted identically, so AES's stored order for the same segment
+  (gen/kernels/aes/thumb2_orders.py, 'ark+sbox') is used as is;
+* ``lin:<e>:<a>``: the explicit packed SR^e and the MixColumns variant M_a (a '-': the last
+  round, no MixColumns); its order comes from gen/kernels/rijndael256/thumb2_orders.py
+  (``python -m gen.kernels.rijndael256.thumb2``, the same annealing as AES's, cost = modelled
+  cycles of the segment alone), or, for a kind without a stored order, the greedy
+  register-pressure scheduler;
+* ``final``: the last AddRoundKey, unpacking, the natural ShiftRows fix, the stores.
+
+``rk`` is not pinned: rk, out and in are pushed with the callee-saved registers (their homes)
+so all 14 registers hold values; measured on the M4 model, pinning rk costs about 190 cycles
+per block in spill code.  Everything else is gen/kernels/thumb2_function.compile_function.
+"""
+from __future__ import annotations
+
+import sys
+
+from gen.ir import Builder, Program
+from gen.isa import thumb2 as t2
+from gen.kernels import thumb2_function as TF
+from gen.kernels.aes import fixsliced as AF
+from gen.kernels.aes import thumb2 as aes_thumb2
+from gen.kernels.aes.thumb2_orders import ORDERS as AES_ORDERS
+from gen.kernels.rijndael256 import encrypt as E
+
+try:    # evaluation orders found offline (python -m gen.kernels.rijndael256.thumb2)
+    from gen.kernels.rijndael256.thumb2_orders import ORDERS as OWN_ORDERS
+except ImportError:       # pragma: no cover - before the first search
+    OWN_ORDERS: dict = {}
+
+ORDERS = {"ark+sbox": AES_ORDERS["ark+sbox"], **OWN_ORDERS}
+
+
+def lin_kind(al: list[int], j: int, nr: int) -> str:
+    return f"lin:{E.explicit_exponent(al, j)}:{al[j] if j < nr else '-'}"
+
+
+def _emit_lin(b: Builder, q: list[int], kind: str) -> list[int]:
+    _, e, a = kind.split(":")
+    return E.emit_linear(b, q, int(e), None if a == "-" else int(a))
+
+
+def build(spec, shiftrows: str, orders=None):
+    """(program, segment of every op, rank of every op or None): encrypt.encrypt_program with
+    segment marks (checked op for op)."""
+    orders = ORDERS if orders is None else orders
+    nr = spec.rounds
+    al = E.alignments(nr, shiftrows)
+    b = Builder(f"{spec.name}_{shiftrows}_encrypt", is_imm=t2.is_imm)
+    b.declare("in", E.NB, "r")
+    b.declare("rk", E.PLANES * (nr + 1), "r", constant=True)
+    b.declare("out", E.NB, "w")
+    marks = [(0, "pre")]
+    w = E.emit_natural_shiftrows(b, [b.ld("in", c) for c in range(E.NB)], -al[0])
+    q = E.emit_pack_columns(b, w)
+    marks.append((len(b.ops), "ark+sbox"))
+    q = AF.emit_add_round_key(b, q, 0)
+    for j in range(1, nr + 1):
+        q = AF.emit_sbox(b, q)
+        kind = lin_kind(al, j, nr)
+        marks.append((len(b.ops), kind))
+        q = _emit_lin(b, q, kind)
+        marks.append((len(b.ops), "ark+sbox" if j < nr else "final"))
+        q = AF.emit_add_round_key(b, q, j)
+    w = E.emit_natural_shiftrows(b, E.emit_unpack_columns(b, q), al[nr])
+    for c in range(E.NB):
+        b.st("out", c, w[c])
+    n = len(b.ops)
+    prog = b.finish()
+    assert len(prog.ops) == n, "dead code in the encryption: segment marks would be off"
+    ref = E.encrypt_program(spec, shiftrows)
+    assert [str(o) for o in prog.ops] == [str(o) for o in ref.ops], "diverged from encrypt_program"
+    segment, rank = [0] * n, [None] * n
+    bounds = [m for m, _ in marks] + [n]
+    for s, (start, kind) in enumerate(marks):
+        order = orders.get(kind)
+        if order is not None:
+            assert len(order) == bounds[s + 1] - start, f"order for {kind} has the wrong length"
+        for i in range(start, bounds[s + 1]):
+            segment[i] = s + 1
+        for k, g in enumerate(order or ()):
+            rank[start + g] = k
+    return prog, segment, rank
+
+
+def compile_encrypt(spec, name: str, params, core: str, seed: int = 0, shiftrows: str = "explicit",
+                    orders=None) -> TF.Function:
+    prog, segment, rank = build(spec, shiftrows, orders)
+    return TF.compile_function(prog, name, params, core, seed, segments=segment, rank=rank)
+
+
+def kinds(spec) -> list[str]:
+    """Every linear segment kind of both strategies."""
+    out = set()
+    for sr in E.STRATEGIES:
+        al = E.alignments(spec.rounds, sr)
+        out.update(lin_kind(al, j, spec.rounds) for j in range(1, spec.rounds + 1))
+    return sorted(out)
+
+
+def segment_program(kind: str) -> Program:
+    """One linear segment alone, its 8 inputs loaded first and its 8 results stored last (the
+    harness of aes_thumb2.order_cycles)."""
+    b = Builder(kind, is_imm=t2.is_imm)
+    b.declare("in", 8, "r")
+    b.declare("rk", 16, "r", constant=True)
+    b.declare("out", 8, "w")
+    q = _emit_lin(b, [b.ld("in", i) for i in range(8)], kind)
+    for i in range(8):
+        b.st("out", i, q[i])
+    prog = b.finish()
+    assert len(prog.ops) == len(b.ops)
+    return prog
+
+
+def write_orders(found: dict, command: str) -> None:
+    with open(__file__.replace("thumb2.py", "thumb2_orders.py"), "w") as f:
+        f.write('"""Evaluation orders of the Rijndael-256 linear segments (op positions inside each\n'
+                "segment, see gen/kernels/rijndael256/thumb2.py build(); 'lin:<e>:<a>' = packed SR^e\n"
+                "then MixColumns variant M_a). DATA written by\n"
+                f"`{command}`\n"
+                "(simulated annealing over topological orders, aes_thumb2.search_order, cost = the\n"
+                'modelled cycles of the segment alone). Any topological order is correct."""\n\n')
+        f.write("ORDERS = {\n")
+        for kind in sorted(found):
+            f.write(f"    {kind!r}: {tuple(found[kind])!r},\n")
+        f.write("}\n")
+
+
+if __name__ == "__main__":      # offline: python -m gen.kernels.rijndael256.thumb2 [iters] [kind...]
+    from gen.ciphers import get
+    iters = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
+    todo = sys.argv[2:] or kinds(get("rijndael256"))
+    found = dict(OWN_ORDERS)
+    for kind in todo:
+        prog = segment_program(kind)
+        old = found.get(kind)
+        new = aes_thumb2.search_order(kind, iters, seed=1, start=old, cost="cycles", prog=prog)
+        if old is None or aes_thumb2.order_cycles(prog, new) < aes_thumb2.order_cycles(prog, old):
+            found[kind] = new
+        print(f"{kind}: {aes_thumb2.order_cycles(prog, found[kind])} cycles", file=sys.stderr)
+    write_orders(found, "python -m gen.kernels.rijndael256.thumb2 " + " ".join(sys.argv[1:]))
