@@ -9,8 +9,9 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from emu import blockcipher, toolchain
+from emu import blockcipher, platforms, toolchain
 from emu.bench import bench_drop
+from emu.bench_mca import bench_mca_drop
 from emu.ct import CtReport, check_drop
 from emu.ct_block import check_block_drop
 from emu.validate import Report, progress, validate
@@ -27,6 +28,7 @@ class Drop:
     config_sha256: str
     ct_extra_lengths: tuple[int, ...] = ()
     ctx_words: int = 0      # lower bound of sizeof(ctx) for the GCM checker (0: read the firmware)
+    core: str = ""          # the emulated core when not the target's usual one (armv8a with EOR3)
 
 
 def drop_from_manifest(header: Path, manifest: dict) -> Drop:
@@ -45,7 +47,10 @@ def seed_of(config_sha256: str) -> int:
 class Gcm:
     @staticmethod
     def firmware(d: Drop, work: Path) -> toolchain.Firmware:
-        return toolchain.build_firmware(d.header, d.prefix, d.target, work)
+        plat = platforms.for_target(d.target)
+        if plat.name == "armv7m":
+            return toolchain.build_firmware(d.header, d.prefix, d.target, work)
+        return toolchain.build_platform_firmware(plat, d.header, d.prefix, d.core or plat.core(d.target), work)
 
     @staticmethod
     def validate(d: Drop, work: Path, fw) -> Report:
@@ -58,6 +63,8 @@ class Gcm:
 
     @staticmethod
     def bench(d: Drop, work: Path, fw, cache_bytes: int = 0) -> dict:
+        if platforms.for_target(d.target).name != "armv7m":      # A-class: llvm-mca, not the M model
+            return bench_mca_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work, fw)
         return bench_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work, firmware=fw,
                           cache_bytes=cache_bytes)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from emu import vectors, differential
 from emu.runner import EmuRunner, HostRunner
-from emu.toolchain import build_firmware, build_host_library, core_of
+from emu.toolchain import build_firmware, build_host_library
 
 DIFFERENTIAL_CASES = 240
 
@@ -97,7 +97,7 @@ def validate(header_path: Path, prefix: str, target: str, keybits: int, config_s
     seed = int(hashlib.sha256(config_sha256.encode()).hexdigest()[:8], 16)
     fw = firmware or build_firmware(header_path, prefix, target, workdir)
     emu_runner = EmuRunner(fw)
-    run_checks(emu_runner, f"emulated {core_of(target)}", keybits, seed, report)
+    run_checks(emu_runner, f"emulated {fw.core}", keybits, seed, report)
     report.max_stack = emu_runner.max_stack
     if target == "portable":
         run_checks(HostRunner(build_host_library(header_path, prefix, workdir)), "host", keybits, seed, report)

@@ -22,6 +22,9 @@ TARGETS = ("cortex-m4", "cortex-m3", "armv8a", "portable")
 SLICINGS = ("ffs", "sfs")
 FACES = ("off", "r1", "r2")
 GHASHES = ("ctmul", "table4", "table8", "pmull")
+ARMV8_UNROLLS = (4, 8)                     # [armv8]: blocks per loop step of CTR and GHASH
+ARMV8_MULS = ("karatsuba", "schoolbook")   # [armv8]: PMULLs per 128-bit product, 3 or 4
+ARMV8_EOR3 = ("off", "on")                 # [armv8]: EOR3 (SHA-3 extension) in the kernels
 
 # TOML layout: top-level keys and the [table] keys, with their allowed values.
 TOP_KEYS = {"name": None, "cipher": CIPHERS, "mode": MODES, "target": TARGETS}
@@ -30,8 +33,11 @@ TABLE_KEYS = {
     "ctr": {"face": FACES},
     "ghash": {"impl": GHASHES},
     "schedule": {"seed": None},
+    "armv8": {"unroll": None, "mul": ARMV8_MULS, "eor3": ARMV8_EOR3},
 }
-DEFAULTS = {"slicing": "ffs", "face": "off", "ghash": "ctmul", "seed": 0}
+DEFAULTS = {"slicing": "ffs", "face": "off", "ghash": "ctmul", "seed": 0, "unroll": 8, "mul": "karatsuba",
+            "eor3": "off"}
+ARMV8_KEYS = ("unroll", "mul", "eor3")
 NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 
 # Combinations this generator builds today: (cipher, mode, target) -> allowed option values.
@@ -53,6 +59,9 @@ for _cipher in ("rijndael256", "speedy5", "speedy6", "speedy7"):   # bitsliced b
     for _mode in ("ecb", "ctr"):
         for _target in ("portable", "cortex-m4", "cortex-m3"):
             SUPPORTED[(_cipher, _mode, _target)] = {}
+for _bits in ("aes128", "aes192", "aes256"):          # AESE/AESMC + PMULL on ARMv8-A (issue 17)
+    SUPPORTED[(_bits, "gcm", "armv8a")] = {"ghash": ("pmull",), "unroll": ARMV8_UNROLLS, "mul": ARMV8_MULS,
+                                           "eor3": ARMV8_EOR3}
 
 NOT_CONSTANT_TIME_GHASH = ("table4", "table8")
 
@@ -67,6 +76,9 @@ class Config:
     face: str = DEFAULTS["face"]
     ghash: str = DEFAULTS["ghash"]
     seed: int = DEFAULTS["seed"]
+    unroll: int = DEFAULTS["unroll"]
+    mul: str = DEFAULTS["mul"]
+    eor3: str = DEFAULTS["eor3"]
 
     @property
     def prefix(self) -> str:
@@ -86,16 +98,24 @@ class Config:
     def options(self) -> dict:
         """The options that apply to this cipher and mode (SPEC §3's flattened form)."""
         opts = {}
-        if self.spec.family == "aes":
-            opts["slicing"] = self.slicing
-        if self.mode == "gcm":
-            opts.update(face=self.face, ghash=self.ghash)
+        if self.target == "armv8a":             # AES instructions: no slicing, no FACE
+            opts.update(ghash=self.ghash, unroll=self.unroll, mul=self.mul, eor3=self.eor3)
+        else:
+            if self.spec.family == "aes":
+                opts["slicing"] = self.slicing
+            if self.mode == "gcm":
+                opts.update(face=self.face, ghash=self.ghash)
         opts["seed"] = self.seed
         return opts
 
     def canonical(self) -> str:
-        """Canonical JSON form: sorted keys, no spaces; the input of the config hash."""
-        return json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+        """Canonical JSON form: sorted keys, no spaces; the input of the config hash. The [armv8]
+        keys are part of it only for armv8a (the other targets' hashes are as before them)."""
+        data = asdict(self)
+        if self.target != "armv8a":
+            for key in ARMV8_KEYS:
+                del data[key]
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def sha256(self) -> str:
         return hashlib.sha256(self.canonical().encode()).hexdigest()
@@ -109,6 +129,9 @@ class Config:
             text += f'[aes]\nslicing = "{self.slicing}"\n\n'
         if "face" in opts:
             text += f'[ctr]\nface = "{self.face}"\n\n[ghash]\nimpl = "{self.ghash}"\n\n'
+        if "unroll" in opts:
+            text += (f'[ghash]\nimpl = "{self.ghash}"\n\n[armv8]\nunroll = {self.unroll}\nmul = "{self.mul}"\n'
+                     f'eor3 = "{self.eor3}"\n\n')
         return text + f"[schedule]\nseed = {self.seed}\n"
 
 
@@ -138,6 +161,10 @@ def from_dict(data: dict, origin: str = "config") -> Config:
                 if sub == "seed":
                     if not isinstance(subval, int) or isinstance(subval, bool) or not 0 <= subval < 2**32:
                         raise ConfigError(f"{origin}: schedule.seed must be an integer in 0..2^32-1")
+                elif sub == "unroll":
+                    if not isinstance(subval, int) or isinstance(subval, bool) or subval not in ARMV8_UNROLLS:
+                        raise ConfigError(f"{origin}: armv8.unroll must be one of: "
+                                          f"{', '.join(map(str, ARMV8_UNROLLS))}")
                 else:
                     if not isinstance(subval, str):
                         raise ConfigError(f"{origin}: {key}.{sub} must be a string")
@@ -152,6 +179,8 @@ def from_dict(data: dict, origin: str = "config") -> Config:
     if not NAME_RE.match(flat["name"]):
         raise ConfigError(f"{origin}: name {flat['name']!r} must match {NAME_RE.pattern} "
                           "(it names the folder and the C prefix)")
+    if flat["target"] == "armv8a" and "ghash" not in flat:
+        flat["ghash"] = "pmull"                    # the only GHASH of armv8a
     config = Config(**flat)
     check_supported(config, origin)
     return config
@@ -164,7 +193,7 @@ def check_supported(config: Config, origin: str = "config") -> None:
         have = "; ".join(f"{c}/{m}/{t}" for c, m, t in sorted(SUPPORTED))
         raise ConfigError(f"{origin}: cipher/mode/target {'/'.join(combo)} is not built by this "
                           f"generator; available: {have}")
-    for key in ("slicing", "face", "ghash"):
+    for key in ("slicing", "face", "ghash", *ARMV8_KEYS):
         if key not in options and getattr(config, key) != DEFAULTS[key]:
             raise ConfigError(f"{origin}: {key} is not an option of {'/'.join(combo)} "
                               f"(it takes: {', '.join(options) or 'no options but [schedule] seed'})")
