@@ -63,7 +63,8 @@ def progress(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
 
-def run_checks(runner, place: str, keybits: int, seed: int, report: Report) -> None:
+def run_checks(runner, place: str, keybits: int, seed: int, report: Report,
+               differential_cases: int = DIFFERENTIAL_CASES) -> None:
     t0 = time.time()
     for fname, cases in vectors.nist_cases(keybits, alignment_flags).items():
         progress(f"  {place}: {fname} ({len(cases)} cases)")
@@ -77,7 +78,7 @@ def run_checks(runner, place: str, keybits: int, seed: int, report: Report) -> N
         if fname not in report.nist_files:
             report.nist_files.append(fname)
     for label, cases in (("spec", vectors.spec_cases(keybits)),
-                         ("differential", differential.random_cases(keybits, DIFFERENTIAL_CASES, seed))):
+                         ("differential", differential.random_cases(keybits, differential_cases, seed))):
         progress(f"  {place}: {label} ({len(cases)} cases)")
         for case, (rc, out, tag) in zip(cases, runner.run(cases)):
             problem = vectors.check(case, rc, out, tag)
@@ -92,12 +93,12 @@ def run_checks(runner, place: str, keybits: int, seed: int, report: Report) -> N
 
 
 def validate(header_path: Path, prefix: str, target: str, keybits: int, config_sha256: str,
-             workdir: Path, firmware=None) -> Report:
+             workdir: Path, firmware=None, differential_cases: int = DIFFERENTIAL_CASES) -> Report:
     report = Report()
     seed = int(hashlib.sha256(config_sha256.encode()).hexdigest()[:8], 16)
     fw = firmware or build_firmware(header_path, prefix, target, workdir)
     emu_runner = EmuRunner(fw)
-    run_checks(emu_runner, f"emulated {fw.core}", keybits, seed, report)
+    run_checks(emu_runner, f"emulated {fw.core}", keybits, seed, report, differential_cases)
     report.max_stack = emu_runner.max_stack
     if target == "portable":
         run_checks(HostRunner(build_host_library(header_path, prefix, workdir)), "host", keybits, seed, report)

@@ -25,4 +25,4 @@ def glue(config: Config, ks: KernelSet) -> str:
     _check(ks)
     p = config.prefix
     return render("gcm_glue.c.j2", p=p, P=p.upper(), face=config.face, ctr_pairs=ks.ctr_pairs,
-                  zero32_asm=ks.zero32_asm)
+                  zero32_asm=ks.zero32_asm, ctr_ghash=ks.ctr_ghash)

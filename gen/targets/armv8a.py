@@ -9,7 +9,7 @@ the SHA-3 extension's three-way XOR (then the drop needs a core with it: -march=
 from __future__ import annotations
 
 from gen.config import Config
-from gen.kernels.armv8 import aes, ctr, ghash, wipe
+from gen.kernels.armv8 import aes, choose, ctr, ghash, stitched, wipe
 from gen.targets.common import GhashPart, KernelSet
 
 
@@ -31,9 +31,13 @@ def kernels(config: Config) -> KernelSet:
     keybits = 8 * config.spec.key_bytes
     p = config.prefix
     eor3 = config.eor3 == "on"
+    spread = choose.choose_spread(keybits, config.unroll, config.mul, eor3)      # llvm-mca's choice
     sections = [wipe.zero32(p), aes.keyschedule(p, keybits), aes.encrypt2(p, keybits),
-                ghash.ghash_blocks(p, config.unroll, config.mul), ghash.ghash_init(p),
-                ctr.ctr_pairs(p, keybits, config.unroll, eor3)]
+                ghash.ghash_blocks(p, config.unroll, config.mul, eor3), ghash.ghash_init(p),
+                ctr.ctr_pairs(p, keybits, config.unroll, eor3),
+                stitched.ctr_ghash_pairs(p, keybits, config.unroll, config.mul, spread, eor3)]
+    figures = {"ghash_spread": spread,
+               "steady_state_cycles_per_byte": choose.kernel_figures(keybits, config.unroll, config.mul, spread, eor3)}
     return KernelSet(
         sections=sections,
         target_guard=target_guard(eor3),
@@ -43,5 +47,8 @@ def kernels(config: Config) -> KernelSet:
         rk_comment=f"AES-{keybits} round keys, {aes.rounds_of(keybits) + 1} x 16 bytes in order (AESE operands)",
         ghash=GhashPart(ghash.HK_WORDS, "H^1..H^8 twisted for PMULL (swapped, unswapped, Karatsuba words)"),
         ctr_pairs=True,
+        ctr_ghash=True,
         zero32_asm=True,
+        kernel_cycles=figures,
+        core="armv8a-max" if eor3 else "",
     )

@@ -18,7 +18,7 @@ from gen.kernels.armv8.asm import counted_loop, function
 VCTR, VONE, VZERO = "v31", "v12", "v13"
 
 
-def _blocks(n: int, nr: int, eor3: bool) -> list[str]:
+def block_group(n: int, nr: int, eor3: bool) -> list[str]:
     """n blocks v0..v(n-1) from the counter, encrypted and XORed into the message (x3 -> x1)."""
     body = []
     for i in range(n):
@@ -50,7 +50,7 @@ def ctr_pairs(prefix: str, keybits: int, unroll: int = 8, eor3: bool = False) ->
     body += [f"ld1 {{{VCTR}.16b}}, [x2]", f"rev32 {VCTR}.16b, {VCTR}.16b",
              f"movi {VZERO}.16b, #0", "mov w10, #1", f"fmov s{VONE[1:]}, w10",
              f"ext {VONE}.16b, {VZERO}.16b, {VONE}.16b, #4"]          # (0, 0, 0, 1)
-    body += counted_loop("x4", per, _blocks(unroll, nr, eor3), 1, _blocks(2, nr, eor3))
+    body += counted_loop("x4", per, block_group(unroll, nr, eor3), 1, block_group(2, nr, eor3))
     body += [f"umov w10, {VCTR}.s[3]", "rev w11, w10", "str w11, [x2, #12]",
              "add w10, w10, #1", "rev w11, w10", "str w11, [x2, #28]"]
     name = f"{prefix}_ctr_pairs"

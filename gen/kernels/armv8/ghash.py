@@ -66,24 +66,28 @@ def product(x: str, power: int, method: str, first: bool) -> list[str]:
     return out
 
 
-def reduce(method: str) -> list[str]:
-    """lo/hi/mid -> Y (reduced, in the REV64 lane order of the blocks)."""
-    R = REGS[method]
+def reduce(method: str, R: dict | None = None, eor3: bool = False) -> list[str]:
+    """lo/hi/mid -> Y (reduced, in the REV64 lane order of the blocks); `R` the registers
+    (REGS[method] by default: C holds 0xC2 << 56 in each lane, zero is zero). With `eor3`,
+    three-way XORs where two EORs chain."""
+    R = R or REGS[method]
     lo, hi, mid, z, C, Y, t = R["lo"], R["hi"], R["mid"], R["zero"], R["C"], R["Y"], R["t"][0]
     out = []
     if method == "karatsuba":
-        out += [f"eor {mid}.16b, {mid}.16b, {lo}.16b", f"eor {mid}.16b, {mid}.16b, {hi}.16b"]
+        out += ([f"eor3 {mid}.16b, {mid}.16b, {lo}.16b, {hi}.16b"] if eor3 else
+                [f"eor {mid}.16b, {mid}.16b, {lo}.16b", f"eor {mid}.16b, {mid}.16b, {hi}.16b"])
     out += [f"ext {t}.16b, {z}.16b, {mid}.16b, #8", f"eor {lo}.16b, {lo}.16b, {t}.16b",   # mid.lo -> z1
             f"ext {t}.16b, {mid}.16b, {z}.16b, #8", f"eor {hi}.16b, {hi}.16b, {t}.16b",   # mid.hi -> z2
             f"pmull {t}.1q, {lo}.1d, {C}.1d",                 # fold z0: z1 ^= T.lo, z2 ^= T.hi ^ z0
             f"ext {lo}.16b, {lo}.16b, {lo}.16b, #8", f"eor {lo}.16b, {lo}.16b, {t}.16b",
             f"pmull {t}.1q, {lo}.1d, {C}.1d",                 # fold z1': z2 ^= T'.lo, z3 ^= T'.hi ^ z1'
-            f"ext {lo}.16b, {lo}.16b, {lo}.16b, #8", f"eor {hi}.16b, {hi}.16b, {t}.16b",
-            f"eor {Y}.16b, {hi}.16b, {lo}.16b", f"ext {Y}.16b, {Y}.16b, {Y}.16b, #8"]
-    return out
+            f"ext {lo}.16b, {lo}.16b, {lo}.16b, #8"]
+    out += ([f"eor3 {Y}.16b, {hi}.16b, {t}.16b, {lo}.16b"] if eor3 else
+            [f"eor {hi}.16b, {hi}.16b, {t}.16b", f"eor {Y}.16b, {hi}.16b, {lo}.16b"])
+    return out + [f"ext {Y}.16b, {Y}.16b, {Y}.16b, #8"]
 
 
-def group(n: int, method: str, load: bool = True) -> list[str]:
+def group(n: int, method: str, load: bool = True, eor3: bool = False) -> list[str]:
     """Hash n blocks from x2 into Y: blocks times H^n..H^1, summed, one reduction."""
     Y = REGS[method]["Y"]
     out = []
@@ -95,7 +99,7 @@ def group(n: int, method: str, load: bool = True) -> list[str]:
     out.append(f"eor v0.16b, v0.16b, {Y}.16b")
     for i in range(n):
         out += product(f"v{i}", n - i, method, i == 0)
-    return out + reduce(method)
+    return out + reduce(method, eor3=eor3)
 
 
 def setup(method: str) -> list[str]:
@@ -111,18 +115,18 @@ def setup(method: str) -> list[str]:
     return out + [f"movi {R['C']}.16b, #0xc2", f"shl {R['C']}.2d, {R['C']}.2d, #56", f"movi {R['zero']}.16b, #0"]
 
 
-def ghash_blocks(prefix: str, agg: int = 8, method: str = "karatsuba") -> str:
+def ghash_blocks(prefix: str, agg: int = 8, method: str = "karatsuba", eor3: bool = False) -> str:
     if agg not in (4, 8) or method not in METHODS:
         raise ValueError(f"ghash: aggregate 4 or 8 blocks, method one of {METHODS} (got {agg}, {method})")
     Y = REGS[method]["Y"]
     body = setup(method)
     body += [f"ld1 {{{Y}.16b}}, [x1]", f"rev64 {Y}.16b, {Y}.16b"]
-    body += counted_loop("x3", agg, group(agg, method), 1, group(1, method))
+    body += counted_loop("x3", agg, group(agg, method, eor3=eor3), 1, group(1, method, eor3=eor3))
     body += [f"rev64 {Y}.16b, {Y}.16b", f"st1 {{{Y}.16b}}, [x1]"]
     name = f"{prefix}_ghash_blocks"
     return function(f"void {name}(const uint32_t *hk, uint8_t y[16], const uint8_t *in, size_t nblocks)",
                     name, body,
-                    f"/* {name}: GHASH with PMULL ({method}), aggregated reduction over {agg} blocks\n"
+                    f"/* {name}: GHASH with PMULL ({method}{', EOR3' if eor3 else ''}), aggregated reduction over {agg} blocks\n"
                     f" * (gen/kernels/armv8/ghash.py) */", clear=8)
 
 
