@@ -152,6 +152,10 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
     ctx = m.alloc(max(ctx_bytes, 1024))
     key = m.alloc(keylen, _pattern(keylen, 1), readonly=True)
     init = _costs(r.stream("init", ctx, key, keylen), workdir, cores)
+    scratch = m.alloc(max(ctx_bytes, 1024))
+    schedule = _costs(r.stream("sg_keyschedule", scratch, key, expect=None), workdir, cores)
+    h = m.alloc(16, _pattern(16, 7), readonly=True)
+    ghash_init = _costs(r.stream("sg_ghash_init", scratch, h, expect=None), workdir, cores)
     src = m.alloc(16 * ECB_BLOCKS, _pattern(16 * ECB_BLOCKS, 2), readonly=True)
     dst = m.alloc(16 * ECB_BLOCKS)
     ecb = _costs(r.stream("ecb_encrypt", ctx, dst, src, ECB_BLOCKS, expect=None), workdir, cores)
@@ -175,6 +179,8 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
         "compiler": f"{plat.cc} {compiler_version(plat)} {' '.join(plat.core_flags[fw.core])} -O2",
         "key_setup_cycles": init[first],
         "key_setup_cycles_by_core": init,
+        "key_schedule_cycles": schedule[first],
+        "ghash_init_cycles": ghash_init[first],
         "ecb_cycles_per_block": {str(ECB_BLOCKS): round(ecb[first] / ECB_BLOCKS, 2)},
         "ecb_cycles_per_byte_by_core": _per(ecb, 16 * ECB_BLOCKS),
         "ghash_cycles_per_byte": round(gh[first] / GHASH_BYTES, 3),

@@ -93,7 +93,8 @@ def run_checks(runner, place: str, keybits: int, seed: int, report: Report,
 
 
 def validate(header_path: Path, prefix: str, target: str, keybits: int, config_sha256: str,
-             workdir: Path, firmware=None, differential_cases: int = DIFFERENTIAL_CASES) -> Report:
+             workdir: Path, firmware=None, differential_cases: int = DIFFERENTIAL_CASES,
+             second_place=None) -> Report:
     report = Report()
     seed = int(hashlib.sha256(config_sha256.encode()).hexdigest()[:8], 16)
     fw = firmware or build_firmware(header_path, prefix, target, workdir)
@@ -102,6 +103,9 @@ def validate(header_path: Path, prefix: str, target: str, keybits: int, config_s
     report.max_stack = emu_runner.max_stack
     if target == "portable":
         run_checks(HostRunner(build_host_library(header_path, prefix, workdir)), "host", keybits, seed, report)
+    elif second_place is not None:          # e.g. qemu-aarch64 for armv8a (emu/qemu.py)
+        name, runner = second_place
+        run_checks(runner, name, keybits, seed, report, differential_cases)
     if report.failures:
         shown = "\n  ".join(report.failures[:10])
         more = f"\n  ... and {len(report.failures) - 10} more" if len(report.failures) > 10 else ""

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from emu import bench_mca, differential, scenarios, vectors
+from emu import bench_mca, differential, qemu, scenarios, vectors
+from emu import platforms as _platforms
+from emu.toolchain import BuildError
 from emu.machine import EmulationError, Machine
 from emu.runner import EmuRunner
 from emu.validate import alignment_flags
@@ -121,7 +123,8 @@ def test_variants_pass_nist_mcgrew_viega_and_differential(tmp_path, bits, unroll
     d, _, fw = _drop(_config(bits, unroll=unroll, mul=mul), tmp_path)
     assert fw.core == "cortex-a72"                       # AES + PMULL, no SHA-3: the A72 model
     r = scenarios.Gcm.validate(d, tmp_path, fw)
-    assert r.nist_failed == 0 and r.nist_passed == 15750 and r.differential_cases == 1000
+    assert r.places == ["emulated cortex-a72", "qemu-aarch64 -cpu cortex-a72"]
+    assert r.nist_failed == 0 and r.nist_passed == 2 * 15750 and r.differential_cases == 2 * 1000
 
 
 def test_long_messages_streamed_in_pieces_through_the_stitched_loop(tmp_path):
@@ -169,7 +172,12 @@ def test_the_eor3_variant_runs_on_max_and_faults_on_the_a72_model(tmp_path):
     d, ks, fw = _drop(presets.preset("aes128gcm-armv8a-eor3"), tmp_path)
     assert fw.core == "armv8a-max"
     r = scenarios.Gcm.validate(d, tmp_path, fw)
-    assert r.nist_failed == 0 and r.differential_cases == 1000
+    assert r.nist_failed == 0 and r.differential_cases == 2000 and r.places[1] == "qemu-aarch64 -cpu max"
+    case = vectors.spec_cases(128)[:1]
+    program = qemu.build_program(_platforms.PLATFORMS['aarch64'], d.header, d.prefix, "armv8a-max", tmp_path)
+    assert qemu.QemuRunner(program, "armv8a-max").run(case)[0][0] == 0
+    with pytest.raises(BuildError, match="cortex-a72"):                # qemu's A72 has no SHA-3 either
+        qemu.QemuRunner(program, "cortex-a72").run(case)
     def encrypt(core):
         m = Machine(core, fw.image)
         ctx = m.alloc(4096)
