@@ -102,16 +102,19 @@ def group(n: int, method: str, load: bool = True, eor3: bool = False) -> list[st
     return out + reduce(method, eor3=eor3)
 
 
-def setup(method: str) -> list[str]:
-    """Load H^1..H^8 and the constants (x0 = hk)."""
+def setup(method: str, powers: int) -> list[str]:
+    """Load H^1..H^powers (1, or all 8) and the constants (x0 = hk)."""
     R = REGS[method]
-    out = ["ld1 {v16.16b, v17.16b, v18.16b, v19.16b}, [x0]", "add x9, x0, #64",
-           "ld1 {v20.16b, v21.16b, v22.16b, v23.16b}, [x9]"]
-    if method == "karatsuba":
-        out += ["add x9, x0, #256", "ld1 {v24.16b, v25.16b, v26.16b, v27.16b}, [x9]"]
+    if powers == 1:
+        out = ["ldr q16, [x0]", "ldr q24, [x0, #256]" if method == "karatsuba" else "ldr q8, [x0, #128]"]
     else:
-        out += ["add x9, x0, #128", "ld1 {v8.16b, v9.16b, v10.16b, v11.16b}, [x9], #64",
-                "ld1 {v12.16b, v13.16b, v14.16b, v15.16b}, [x9]"]
+        out = ["ld1 {v16.16b, v17.16b, v18.16b, v19.16b}, [x0]", "add x9, x0, #64",
+               "ld1 {v20.16b, v21.16b, v22.16b, v23.16b}, [x9]"]
+        if method == "karatsuba":
+            out += ["add x9, x0, #256", "ld1 {v24.16b, v25.16b, v26.16b, v27.16b}, [x9]"]
+        else:
+            out += ["add x9, x0, #128", "ld1 {v8.16b, v9.16b, v10.16b, v11.16b}, [x9], #64",
+                    "ld1 {v12.16b, v13.16b, v14.16b, v15.16b}, [x9]"]
     return out + [f"movi {R['C']}.16b, #0xc2", f"shl {R['C']}.2d, {R['C']}.2d, #56", f"movi {R['zero']}.16b, #0"]
 
 
@@ -119,8 +122,10 @@ def ghash_blocks(prefix: str, agg: int = 8, method: str = "karatsuba", eor3: boo
     if agg not in (4, 8) or method not in METHODS:
         raise ValueError(f"ghash: aggregate 4 or 8 blocks, method one of {METHODS} (got {agg}, {method})")
     Y = REGS[method]["Y"]
-    body = setup(method)
-    body += [f"ld1 {{{Y}.16b}}, [x1]", f"rev64 {Y}.16b, {Y}.16b"]
+    # H^2..H^8 are loaded only when a whole group is there (short calls: the length block, a
+    # partial block); the branch is on the public count
+    body = [f"ld1 {{{Y}.16b}}, [x1]", f"rev64 {Y}.16b, {Y}.16b", f"cmp x3, #{agg}", "b.lo 5f"]
+    body += setup(method, 8) + ["b 6f", "5:"] + setup(method, 1) + ["6:"]
     body += counted_loop("x3", agg, group(agg, method, eor3=eor3), 1, group(1, method, eor3=eor3))
     body += [f"rev64 {Y}.16b, {Y}.16b", f"st1 {{{Y}.16b}}, [x1]"]
     name = f"{prefix}_ghash_blocks"
