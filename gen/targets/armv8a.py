@@ -9,7 +9,7 @@ the SHA-3 extension's three-way XOR (then the drop needs a core with it: -march=
 from __future__ import annotations
 
 from gen.config import Config
-from gen.kernels.armv8 import aes, choose, ctr, ghash, stitched, wipe
+from gen.kernels.armv8 import aes, choose, ctr, ctr_table, ghash, stitched, wipe
 from gen.targets.common import GhashPart, KernelSet
 
 
@@ -34,7 +34,7 @@ def kernels(config: Config) -> KernelSet:
     spread = choose.choose_spread(keybits, config.unroll, config.mul, eor3)      # llvm-mca's choice
     sections = [wipe.zero32(p), aes.keyschedule(p, keybits), aes.encrypt2(p, keybits),
                 ghash.ghash_blocks(p, config.unroll, config.mul, eor3), ghash.ghash_init(p),
-                ctr.ctr_pairs(p, keybits, config.unroll, eor3),
+                ctr.ctr_pairs(p, keybits, config.unroll, eor3), ctr_table.ctr_table(p),
                 stitched.ctr_ghash_pairs(p, keybits, config.unroll, config.mul, spread, eor3)]
     figures = {"ghash_spread": spread,
                "steady_state_cycles_per_byte": choose.kernel_figures(keybits, config.unroll, config.mul, spread, eor3)}
@@ -48,6 +48,7 @@ def kernels(config: Config) -> KernelSet:
         ghash=GhashPart(ghash.HK_WORDS, "H^1..H^8 twisted for PMULL (swapped, unswapped, Karatsuba words)"),
         ctr_pairs=True,
         ctr_ghash=True,
+        ctr_table=True,
         zero32_asm=True,
         kernel_cycles=figures,
         core="armv8a-max" if eor3 else "",

@@ -34,6 +34,9 @@ class KernelSet:
     #: the target has ``{p}_ctr_ghash_pairs(rk, out, cb, in, n, hk, y)`` too: ctr_pairs and GHASH of
     #: the ciphertext stitched in one loop (armv8a); encrypt's update then hashes as it writes
     ctr_ghash: bool = False
+    #: with ctr_ghash: ``{p}_ctr_table(tab, rk)`` fills ``ctx->ctr_tab`` (256 words) in init, and the
+    #: stitched kernel takes it as its last argument for 96-bit IVs (NULL otherwise)
+    ctr_table: bool = False
     #: the target has ``{p}_zero32(p, nwords)`` in assembly (gen/kernels/wipe.py): an opaque call,
     #: so the glue wipes its structs with it; otherwise (portable C) structs are wiped byte by byte
     zero32_asm: bool = False

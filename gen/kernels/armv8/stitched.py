@@ -1,4 +1,4 @@
-"""The stitched GCM encrypt kernel: ``{p}_ctr_ghash_pairs(rk, out, cb, in, npairs, hk, y)``:
+"""The stitched GCM encrypt kernel: ``{p}_ctr_ghash_pairs(rk, out, cb, in, npairs, hk, y, tab)``:
 counter mode over npairs pairs of blocks (as ctr.py) AND GHASH of the ciphertext it writes,
 y = (...((y ^ c_1) H ^ c_2) H ...) H, in one loop.
 
@@ -11,7 +11,12 @@ latency gaps. The loop is software-pipelined: step k encrypts group k while it h
 epilogue hashes the last group alone, and leftover pairs (fewer than unroll / 2) are encrypted
 and hashed two blocks at a time.
 
-Registers: round keys v16.. (as aes.py), the counter v31 (REV32 form, as ctr.py), AES blocks
+With a 96-bit IV the glue also passes `tab` (ctr_table.py): a group whose counters share their
+low-byte run then takes round 1 of its blocks 1..7 from the table (17 AES instructions a block
+instead of 19); without it (other IVs: the counter is secret) or across a run, the plain group.
+The counter is kept in w12 and put into lane 3 of the REV32 form of the counter block (v31).
+
+Registers: round keys v16.. (as aes.py), the counter block v31, the cached group's base v15, AES blocks
 v0-v7, and the GHASH side in v8-v15 only: H^k and its Karatsuba word are loaded from hk per use
 (the load pipe is idle here), so even AES-256's 15 round keys stay in registers. The running
 GHASH value y lives in the `hi` accumulator between groups. `spread` (a generator choice,
@@ -23,7 +28,7 @@ from __future__ import annotations
 from gen.kernels.armv8 import aes, ghash
 from gen.kernels.armv8.asm import function
 
-VCTR, VONE = "v31", "v15"
+VCTR, VB = "v31", "v15"     # the counter block (REV32 form); round-1 base of a cached group
 G = {"X": "v8", "P": "v9", "T": "v10", "lo": "v11", "hi": "v12", "mid": "v13", "T2": "v14"}
 #: the registers ghash.reduce uses here: zero in P, the constant in X, y left in hi
 R = {"lo": G["lo"], "hi": G["hi"], "mid": G["mid"], "zero": G["P"], "C": G["X"], "Y": G["hi"], "t": (G["T"],)}
@@ -79,14 +84,25 @@ def _deal(work: list[str], slots: int, spread: str) -> list[list[str]]:
     return [work[cuts[k]:cuts[k + 1]] for k in range(slots)]
 
 
-def aes_group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool = False) -> list[str]:
-    """n counter blocks encrypted (their rounds interleaved step by step), `ghash_work` dealt out
-    among the round steps, then XOR with the message at x3 and store to x1 (with `eor3`, the
-    last AddRoundKey and the message XOR are one EOR3)."""
-    body = []
-    for i in range(n):
-        body += [f"rev32 v{i}.16b, {VCTR}.16b", f"add {VCTR}.4s, {VCTR}.4s, {VONE}.4s"]
+def aes_group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool = False,
+              cached: bool = False) -> list[str]:
+    """n counter blocks (counter of the first in w12) encrypted, their rounds interleaved step by
+    step, `ghash_work` dealt out among the round steps, then XOR with the message at x3 and store
+    to x1 (with `eor3`, the last AddRoundKey and the message XOR are one EOR3). `cached`: round 1
+    of blocks 1..n-1 from the table at x7 (ctr_table.py; the caller checks that the group stays
+    in one run of the low counter byte)."""
+    body = [f"mov {VCTR}.s[3], w12", f"rev32 v0.16b, {VCTR}.16b"]
+    if not cached:      # v15 (free here) = (0, 0, 0, 1): inc32 is a vector ADD on the REV32 form
+        body += ["mov w13, #1", f"fmov s{VB[1:]}, w13", f"ext {VB}.16b, {VB}.16b, {VB}.16b, #4"]
+        for i in range(1, n):
+            body += [f"add {VCTR}.4s, {VCTR}.4s, {VB}.4s", f"rev32 v{i}.16b, {VCTR}.16b"]
     steps = [aes.block_rounds(f"v{i}", nr)[:-1] if eor3 else aes.block_rounds(f"v{i}", nr) for i in range(n)]
+    if cached:          # block 0's round 1, then base = its state ^ T(v0); block i: base ^ T(v0 + i)
+        steps[0][0] = steps[0][0] + ["and w13, w12, #0xff", f"ldr s{VB[1:]}, [x7, w13, uxtw #2]",
+                                     f"eor {VB}.16b, {VB}.16b, v0.16b"]
+        for i in range(1, n):
+            steps[i][0] = [f"add w13, w12, #{i}", "and w13, w13, #0xff", f"ldr s{i}, [x7, w13, uxtw #2]",
+                           f"eor v{i}.16b, v{i}.16b, {VB}.16b"]
     nsteps = len(steps[0])
     chunks = _deal(ghash_work, nsteps, spread)
     for r in range(nsteps):
@@ -102,7 +118,15 @@ def aes_group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool = 
                  f"eor v{g + j}.16b, v{g + j}.16b, {regs[j]}.16b" for j in range(k)]
         for j in range(0, k, 2):
             body.append(f"stp q{g + j}, q{g + j + 1}, [x1], #32")
-    return body
+    return body + [f"add w12, w12, #{n}"]
+
+
+def group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool) -> list[str]:
+    """A group with the table when there is one (x7 != 0) and the n counters share their run,
+    else the plain group. Branches on x7 and the counter: both public when x7 is given."""
+    return (["cbz x7, 7f", "and w13, w12, #0xff", f"cmp w13, #{256 - n}", "b.hi 7f"]
+            + aes_group(n, nr, ghash_work, spread, eor3, cached=True) + ["b 8f", "7:"]
+            + aes_group(n, nr, ghash_work, spread, eor3) + ["8:"])
 
 
 def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "karatsuba",
@@ -113,25 +137,22 @@ def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "k
     per = unroll // 2
     hi = G["hi"]
     body = aes.load_round_keys(nr, "x0")
-    body += [f"ld1 {{{VCTR}.16b}}, [x2]", f"rev32 {VCTR}.16b, {VCTR}.16b",
-             f"movi {G['T']}.16b, #0", "mov w10, #1", f"fmov s{VONE[1:]}, w10",
-             f"ext {VONE}.16b, {G['T']}.16b, {VONE}.16b, #4",                 # (0, 0, 0, 1)
+    body += [f"ld1 {{{VCTR}.16b}}, [x2]", f"rev32 {VCTR}.16b, {VCTR}.16b", "ldr w12, [x2, #12]", "rev w12, w12",
              f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b", "mov x8, x1"]
     body += [f"cmp x4, #{per}", "b.lo 3f"]
-    body += aes_group(unroll, nr, [], spread, eor3) + [f"sub x4, x4, #{per}"]    # prologue: group 0
+    body += group(unroll, nr, [], spread, eor3) + [f"sub x4, x4, #{per}"]        # prologue: group 0
     body += ["1:", f"cmp x4, #{per}", "b.lo 2f"]
-    body += aes_group(unroll, nr, ghash_group(unroll, method, eor3), spread, eor3)   # group k, hash k - 1
+    body += group(unroll, nr, ghash_group(unroll, method, eor3), spread, eor3)   # group k, hash k - 1
     body += [f"sub x4, x4, #{per}", "b 1b", "2:"]
     body += ghash_group(unroll, method, eor3)                                    # epilogue: the last
     body += ["3:", "cbz x4, 5f", "4:"]
-    body += aes_group(2, nr, [], spread, eor3) + ghash_group(2, method, eor3)
+    body += group(2, nr, [], spread, eor3) + ghash_group(2, method, eor3)
     body += ["subs x4, x4, #1", "b.ne 4b", "5:",
-             f"umov w10, {VCTR}.s[3]", "rev w11, w10", "str w11, [x2, #12]",
-             "add w10, w10, #1", "rev w11, w10", "str w11, [x2, #28]",
+             "rev w11, w12", "str w11, [x2, #12]", "add w10, w12, #1", "rev w11, w10", "str w11, [x2, #28]",
              f"rev64 {hi}.16b, {hi}.16b", f"st1 {{{hi}.16b}}, [x6]"]
     name = f"{prefix}_ctr_ghash_pairs"
     return function(f"void {name}(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, size_t n, "
-                    f"const uint32_t *hk, uint8_t y[16])", name, body,
+                    f"const uint32_t *hk, uint8_t y[16], const uint32_t *tab)", name, body,
                     f"/* {name}: AES-{keybits} counter mode over n pairs and GHASH ({method}) of the ciphertext,\n"
                     f" * stitched, {unroll} blocks per loop step, GHASH spread {spread}{', EOR3' if eor3 else ''} "
                     f"(gen/kernels/armv8/stitched.py) */",
