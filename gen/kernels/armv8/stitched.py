@@ -7,9 +7,9 @@ AESE/AESMC and PMULL compete for the same SIMD pipe on most cores, but their lat
 differently: the AES rounds of 8 independent blocks and the 8 products of the previous group's
 ciphertext with H^8..H^1 (plus its aggregated reduction) interleave so that one fills the other's
 latency gaps. The loop is software-pipelined: step k encrypts group k while it hashes group k - 1
-(read back from `out`, where step k - 1 stored it); a prologue encrypts group 0 alone, an
-epilogue hashes the last group alone, and leftover pairs (fewer than unroll / 2) are encrypted
-and hashed two blocks at a time.
+(read back from `out`, where step k - 1 stored it); a prologue encrypts group 0 alone, and the
+epilogue encrypts the leftover pairs (fewer than unroll / 2, one straight-line variant per count)
+while it hashes the last group, then hashes them.
 
 With a 96-bit IV the glue also passes `tab` (ctr_table.py): a group whose counters share their
 low-byte run then takes round 1 of its blocks 1..7 from the table (17 AES instructions a block
@@ -144,10 +144,19 @@ def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "k
     body += ["1:", f"cmp x4, #{per}", "b.lo 2f"]
     body += group(unroll, nr, ghash_group(unroll, method, eor3), spread, eor3)   # group k, hash k - 1
     body += [f"sub x4, x4, #{per}", "b 1b", "2:"]
-    body += ghash_group(unroll, method, eor3)                                    # epilogue: the last
-    body += ["3:", "cbz x4, 5f", "4:"]
-    body += group(2, nr, [], spread, eor3) + ghash_group(2, method, eor3)
-    body += ["subs x4, x4, #1", "b.ne 4b", "5:",
+    # epilogue: the k < per pairs left (a public count), encrypted while the last group is hashed
+    body += [x for k in range(per - 1, 0, -1) for x in (f"cmp x4, #{k}", f"b.eq {20 + k}f")]
+    body += ghash_group(unroll, method, eor3) + ["b 5f"]
+    for k in range(per - 1, 0, -1):
+        body += [f"{20 + k}:"] + aes_group(2 * k, nr, ghash_group(unroll, method, eor3), spread, eor3)
+        body += ghash_group(2 * k, method, eor3) + ["b 5f"]
+    body += ["3:"]                                                               # fewer than per pairs
+    body += [x for k in range(per - 1, 0, -1) for x in (f"cmp x4, #{k}", f"b.eq {30 + k}f")]
+    body += ["b 5f"]
+    for k in range(per - 1, 0, -1):
+        body += [f"{30 + k}:"] + aes_group(2 * k, nr, [], spread, eor3) + ghash_group(2 * k, method, eor3)
+        body += ["b 5f"]
+    body += ["5:",
              "rev w11, w12", "str w11, [x2, #12]", "add w10, w12, #1", "rev w11, w10", "str w11, [x2, #28]",
              f"rev64 {hi}.16b, {hi}.16b", f"st1 {{{hi}.16b}}, [x6]"]
     name = f"{prefix}_ctr_ghash_pairs"
