@@ -1,8 +1,9 @@
 # slicegen: `make` builds the default drops into out/; `make test` runs the whole suite;
 # `make vendor-check` builds every drop under every flag set of emu/flagsets.py (test_vendoring).
 # All do their own idempotent set-up: a .venv with the pinned Python packages, and from Debian
-# when missing: arm-none-eabi-gcc (with newlib's headers), the host gcc/g++, and clang with its
-# sanitizer runtimes (the vendoring checks).
+# when missing: arm-none-eabi-gcc (with newlib's headers), the host gcc/g++, clang with its
+# sanitizer runtimes (the vendoring checks), and for armv8a aarch64-linux-gnu-gcc, llvm-19
+# (llvm-mca, the A-class cost model) and qemu-user.
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
@@ -35,6 +36,11 @@ toolchain:
 	   clang -x c -fsanitize=address,undefined - -o /dev/null >/dev/null 2>&1; } || { \
 	  echo "installing clang libclang-rt-dev (apt)"; \
 	  $(APT_INSTALL) clang libclang-rt-dev >/dev/null; }
+	@# armv8a (issue 17): the AArch64 cross compiler, llvm-mca-19 (the A-class cost model), qemu-aarch64
+	@{ command -v aarch64-linux-gnu-gcc && command -v llvm-mca-19 && command -v llvm-objdump-19 \
+	   && command -v qemu-aarch64; } >/dev/null 2>&1 || { \
+	  echo "installing gcc-aarch64-linux-gnu llvm-19 qemu-user (apt)"; \
+	  $(APT_INSTALL) gcc-aarch64-linux-gnu libc6-dev-arm64-cross llvm-19 qemu-user >/dev/null; }
 
 test: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider

@@ -53,7 +53,9 @@ from unicorn import arm_const as A
 from emu.machine import Machine
 from emu.toolchain import Firmware, assemble, build_firmware, tool
 from gen.cores import cortex_m3, timing as T
+from emu import aarch64_classify as A64
 from emu import thumb2_classify as C
+from emu.platforms.aarch64 import SCRATCH_REGS as A64_SCRATCH_REGS
 
 __all__ = ["Tracer", "Trace", "Divergence", "CtResult", "CtReport", "check_function",
            "check_runs", "check_drop", "snippet_firmware", "Session"]
@@ -111,10 +113,14 @@ def describe_symbol(symbol: str | None, prefix: str | None = None) -> str:
     return symbol
 
 
+def _is_a64(machine: Machine) -> bool:
+    return machine.platform.name == "aarch64"
+
+
 class Disassembler:
-    def __init__(self, uc):
+    def __init__(self, uc, a64: bool = False):
         self.uc = uc
-        self.md = C.thumb_disassembler()
+        self.md = A64.disassembler() if a64 else C.thumb_disassembler()
 
     def text(self, addr: int) -> str:
         try:
@@ -158,7 +164,8 @@ class Tracer:
         self.machine = machine
         self.uc = machine.uc
         self.core = machine.core
-        self._md = C.thumb_disassembler()
+        self._a64 = _is_a64(machine)
+        self._md = A64.disassembler() if self._a64 else C.thumb_disassembler()
         self._dyn: dict[int, tuple | None] = {}
         self.active = False
         self._buf: list[int] = []
@@ -262,6 +269,9 @@ class Tracer:
         """None, or (timing function, mnemonic, Rn id, Rm id) for a data-dependent instruction."""
         d = None
         code = bytes(self.uc.mem_read(address, size))
+        if self._a64:
+            d = self._dyn[address] = A64.classify(self._md, code, address)
+            return d
         if size != 4 or code[1] != 0xFB:     # multiplies and divides are 32-bit 0xFBxx encodings
             self._dyn[address] = None
             return None
@@ -362,7 +372,7 @@ class Session:
 
     def _call(self, name: str, args) -> int:
         uc = self.machine.uc
-        for r in _SCRATCH_REGS:          # same register state for every run
+        for r in A64_SCRATCH_REGS if _is_a64(self.machine) else _SCRATCH_REGS:   # same state every run
             uc.reg_write(r, 0)
         rc = self.machine.call(self.addr(name), *args, timeout_s=600.0)
         return rc - (1 << 32) if rc & 0x80000000 else rc
@@ -449,7 +459,7 @@ def _locate(session: Session, check: str, a: Trace, b: Trace, k: int, runs: tupl
         detail = f"{show(x)} in run {runs[0]}, {show(y)} in run {runs[1]}"
     symtab = SymbolTable(session.firmware.symbols)
     sym = symtab.lookup(last_pc) if last_pc is not None else None
-    dis = Disassembler(session.machine.uc).text(last_pc) if last_pc is not None else "?"
+    dis = Disassembler(session.machine.uc, _is_a64(session.machine)).text(last_pc) if last_pc is not None else "?"
     return Divergence(check=check, call=full.call_at(index), address=last_pc, disassembly=dis,
                       symbol=sym, origin=describe_symbol(sym, session.prefix), what=what,
                       detail=detail, runs=runs, secrets=secrets, event_index=index)

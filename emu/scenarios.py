@@ -9,8 +9,9 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from emu import blockcipher, toolchain
+from emu import blockcipher, platforms, qemu, toolchain
 from emu.bench import bench_drop
+from emu.bench_mca import bench_mca_drop
 from emu.ct import CtReport, check_drop
 from emu.ct_block import check_block_drop
 from emu.validate import Report, progress, validate
@@ -27,6 +28,7 @@ class Drop:
     config_sha256: str
     ct_extra_lengths: tuple[int, ...] = ()
     ctx_words: int = 0      # lower bound of sizeof(ctx) for the GCM checker (0: read the firmware)
+    core: str = ""          # the emulated core when not the target's usual one (armv8a with EOR3)
 
 
 def drop_from_manifest(header: Path, manifest: dict) -> Drop:
@@ -35,21 +37,36 @@ def drop_from_manifest(header: Path, manifest: dict) -> Drop:
     from gen.targets.common import ct_extra_lengths
     return Drop(header, manifest["prefix"], manifest["target"], ciphers.get(manifest["cipher"]),
                 manifest.get("mode", "gcm"), manifest.get("config_sha256", ""),
-                ct_extra_lengths(manifest.get("options", {}).get("face", "off")))
+                ct_extra_lengths(manifest.get("options", {}).get("face", "off")),
+                core="armv8a-max" if manifest.get("options", {}).get("eor3") == "on" else "")
 
 
 def seed_of(config_sha256: str) -> int:
     return int(hashlib.sha256(config_sha256.encode()).hexdigest()[:8], 16)
 
 
+A_CLASS_CASES = 1000
+
+
 class Gcm:
     @staticmethod
     def firmware(d: Drop, work: Path) -> toolchain.Firmware:
-        return toolchain.build_firmware(d.header, d.prefix, d.target, work)
+        plat = platforms.for_target(d.target)
+        if plat.name == "armv7m":
+            return toolchain.build_firmware(d.header, d.prefix, d.target, work)
+        return toolchain.build_platform_firmware(plat, d.header, d.prefix, d.core or plat.core(d.target), work)
 
     @staticmethod
     def validate(d: Drop, work: Path, fw) -> Report:
-        return validate(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, d.config_sha256, work, firmware=fw)
+        plat = platforms.for_target(d.target)
+        more = {}
+        if plat.name == "aarch64":   # fast in emulation: 1,000 random cases (issue 17), and qemu as well
+            core = d.core or plat.core(d.target)
+            program = qemu.build_program(plat, d.header, d.prefix, core, work)
+            more = {"differential_cases": A_CLASS_CASES,
+                    "second_place": (f"qemu-aarch64 -cpu {qemu.QEMU_CPU[core]}", qemu.QemuRunner(program, core))}
+        return validate(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, d.config_sha256, work, firmware=fw,
+                        **more)
 
     @staticmethod
     def constant_time(d: Drop, work: Path, fw) -> CtReport:
@@ -58,6 +75,8 @@ class Gcm:
 
     @staticmethod
     def bench(d: Drop, work: Path, fw, cache_bytes: int = 0) -> dict:
+        if platforms.for_target(d.target).name != "armv7m":      # A-class: llvm-mca, not the M model
+            return bench_mca_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work, fw)
         return bench_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work, firmware=fw,
                           cache_bytes=cache_bytes)
 

@@ -173,3 +173,53 @@ def assemble(source: str, core: str, workdir: Path) -> bytes:
     run([tool("arm-none-eabi-as"), f"-mcpu={core}", "-mthumb", str(src), "-o", str(obj)], workdir)
     run([tool("arm-none-eabi-objcopy"), "-O", "binary", "-j", ".text", str(obj), str(binary)], workdir)
     return binary.read_bytes()
+
+
+# -- other platforms (emu/platforms): the same firmware recipe with the platform's compiler ------
+def build_platform_firmware(plat, header: Path, prefix: str, core: str, workdir: Path,
+                            driver: Path = DRIVER, defines: tuple[str, ...] = ()) -> Firmware:
+    """Link a batch driver with the drop for `core` of platform `plat` (emu/platforms; today
+    aarch64): freestanding, static, no start files, the same memory map and linker script as
+    the Cortex-M firmware."""
+    ld = workdir / "link.ld"
+    ld.write_text(layout.LINKER_SCRIPT)
+    elf = workdir / "fw.elf"
+    run([tool(plat.cc), *plat.core_flags[core], *STRICT, "-ffreestanding", "-nostdlib", "-nostartfiles",
+         "-static", "-fno-pic", "-no-pie", "-Wl,--build-id=none", "-fno-asynchronous-unwind-tables",
+         *driver_defines(header, prefix), *defines, "-T", str(ld),
+         str(driver), "-lgcc", "-o", str(elf)], workdir)
+    out = run([tool(plat.tool("size")), "-A", str(elf)], workdir)
+    for line in out.splitlines():
+        parts = line.split()
+        if parts and parts[0] == ".data" and int(parts[1]) != 0:
+            raise BuildError("the firmware has initialised .data; the emulator loads FLASH only")
+    binary = workdir / "fw.bin"
+    run([tool(plat.tool("objcopy")), "-O", "binary", "-j", ".text", "-j", ".rodata", str(elf), str(binary)],
+        workdir)
+    symbols = {}
+    for line in run([tool(plat.tool("nm")), "-S", str(elf)], workdir).splitlines():
+        parts = line.split()
+        if len(parts) == 4:
+            symbols[parts[3]] = (int(parts[0], 16), int(parts[1], 16))
+        elif len(parts) == 3:
+            symbols.setdefault(parts[2], (int(parts[0], 16), 0))
+    return Firmware(elf=elf, image=binary.read_bytes(), symbols=symbols, core=core)
+
+
+def platform_drop_sizes(plat, header: Path, prefix: str, core: str, workdir: Path) -> dict:
+    """``drop_sizes`` with platform `plat`'s compiler: the drop compiled alone, its sections."""
+    src = workdir / "drop_only.c"
+    src.write_text(f'#define {prefix.upper()}_IMPLEMENTATION\n#include "{header}"\n')
+    obj = workdir / "drop_only.o"
+    run([tool(plat.cc), *plat.core_flags[core], *STRICT, "-ffreestanding", "-c", str(src), "-o", str(obj)],
+        workdir)
+    sizes = {"text_bytes": 0, "rodata_bytes": 0, "data_bytes": 0}
+    for line in run([tool(plat.tool("size")), "-A", str(obj)], workdir).splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[1].isdigit():
+            key = ("text_bytes" if parts[0].startswith(".text") else
+                   "rodata_bytes" if parts[0].startswith(".rodata") else
+                   "data_bytes" if parts[0].startswith((".data", ".bss")) else None)
+            if key:
+                sizes[key] += int(parts[1])
+    return sizes

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from emu import vectors, differential
 from emu.runner import EmuRunner, HostRunner
-from emu.toolchain import build_firmware, build_host_library, core_of
+from emu.toolchain import build_firmware, build_host_library
 
 DIFFERENTIAL_CASES = 240
 
@@ -63,7 +63,8 @@ def progress(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
 
-def run_checks(runner, place: str, keybits: int, seed: int, report: Report) -> None:
+def run_checks(runner, place: str, keybits: int, seed: int, report: Report,
+               differential_cases: int = DIFFERENTIAL_CASES) -> None:
     t0 = time.time()
     for fname, cases in vectors.nist_cases(keybits, alignment_flags).items():
         progress(f"  {place}: {fname} ({len(cases)} cases)")
@@ -77,7 +78,7 @@ def run_checks(runner, place: str, keybits: int, seed: int, report: Report) -> N
         if fname not in report.nist_files:
             report.nist_files.append(fname)
     for label, cases in (("spec", vectors.spec_cases(keybits)),
-                         ("differential", differential.random_cases(keybits, DIFFERENTIAL_CASES, seed))):
+                         ("differential", differential.random_cases(keybits, differential_cases, seed))):
         progress(f"  {place}: {label} ({len(cases)} cases)")
         for case, (rc, out, tag) in zip(cases, runner.run(cases)):
             problem = vectors.check(case, rc, out, tag)
@@ -92,15 +93,19 @@ def run_checks(runner, place: str, keybits: int, seed: int, report: Report) -> N
 
 
 def validate(header_path: Path, prefix: str, target: str, keybits: int, config_sha256: str,
-             workdir: Path, firmware=None) -> Report:
+             workdir: Path, firmware=None, differential_cases: int = DIFFERENTIAL_CASES,
+             second_place=None) -> Report:
     report = Report()
     seed = int(hashlib.sha256(config_sha256.encode()).hexdigest()[:8], 16)
     fw = firmware or build_firmware(header_path, prefix, target, workdir)
     emu_runner = EmuRunner(fw)
-    run_checks(emu_runner, f"emulated {core_of(target)}", keybits, seed, report)
+    run_checks(emu_runner, f"emulated {fw.core}", keybits, seed, report, differential_cases)
     report.max_stack = emu_runner.max_stack
     if target == "portable":
         run_checks(HostRunner(build_host_library(header_path, prefix, workdir)), "host", keybits, seed, report)
+    elif second_place is not None:          # e.g. qemu-aarch64 for armv8a (emu/qemu.py)
+        name, runner = second_place
+        run_checks(runner, name, keybits, seed, report, differential_cases)
     if report.failures:
         shown = "\n  ".join(report.failures[:10])
         more = f"\n  ... and {len(report.failures) - 10} more" if len(report.failures) > 10 else ""

@@ -23,6 +23,9 @@ SLICINGS = ("ffs", "sfs")
 FACES = ("off", "r1", "r2")
 GHASHES = ("ctmul", "table4", "table8", "pmull")
 SHIFTROWS = ("explicit", "fixsliced")   # Rijndael-256: gen/kernels/rijndael256/encrypt.py
+ARMV8_UNROLLS = (4, 8)                     # [armv8]: blocks per loop step of CTR and GHASH
+ARMV8_MULS = ("karatsuba", "schoolbook")   # [armv8]: PMULLs per 128-bit product, 3 or 4
+ARMV8_EOR3 = ("off", "on")                 # [armv8]: EOR3 (SHA-3 extension) in the kernels
 
 # TOML layout: top-level keys and the [table] keys, with their allowed values.
 TOP_KEYS = {"name": None, "cipher": CIPHERS, "mode": MODES, "target": TARGETS}
@@ -32,8 +35,14 @@ TABLE_KEYS = {
     "ghash": {"impl": GHASHES},
     "rijndael256": {"shiftrows": SHIFTROWS},
     "schedule": {"seed": None},
+    "armv8": {"unroll": None, "mul": ARMV8_MULS, "eor3": ARMV8_EOR3},
 }
-DEFAULTS = {"slicing": "ffs", "face": "off", "ghash": "ctmul", "shiftrows": "explicit", "seed": 0}
+DEFAULTS = {"slicing": "ffs", "face": "off", "ghash": "ctmul", "shiftrows": "explicit", "seed": 0, "unroll": 8,
+            "mul": "karatsuba", "eor3": "off"}
+ARMV8_KEYS = ("unroll", "mul", "eor3")
+#: options added after the first drops shipped: in the config hash only where they apply, so the
+#: hashes of configurations they do not concern stay as they were
+LATER_OPTIONS = ("shiftrows", *ARMV8_KEYS)
 NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 
 # Combinations this generator builds today: (cipher, mode, target) -> allowed option values.
@@ -55,6 +64,9 @@ for _cipher in ("rijndael256", "speedy5", "speedy6", "speedy7"):   # bitsliced b
     for _mode in ("ecb", "ctr"):
         for _target in ("portable", "cortex-m4", "cortex-m3"):
             SUPPORTED[(_cipher, _mode, _target)] = {"shiftrows": SHIFTROWS} if _cipher == "rijndael256" else {}
+for _bits in ("aes128", "aes192", "aes256"):          # AESE/AESMC + PMULL on ARMv8-A (issue 17)
+    SUPPORTED[(_bits, "gcm", "armv8a")] = {"ghash": ("pmull",), "unroll": ARMV8_UNROLLS, "mul": ARMV8_MULS,
+                                           "eor3": ARMV8_EOR3}
 
 NOT_CONSTANT_TIME_GHASH = ("table4", "table8")
 
@@ -70,6 +82,9 @@ class Config:
     ghash: str = DEFAULTS["ghash"]
     shiftrows: str = DEFAULTS["shiftrows"]
     seed: int = DEFAULTS["seed"]
+    unroll: int = DEFAULTS["unroll"]
+    mul: str = DEFAULTS["mul"]
+    eor3: str = DEFAULTS["eor3"]
 
     @property
     def prefix(self) -> str:
@@ -89,21 +104,26 @@ class Config:
     def options(self) -> dict:
         """The options that apply to this cipher and mode (SPEC §3's flattened form)."""
         opts = {}
-        if self.spec.family == "aes":
-            opts["slicing"] = self.slicing
-        if self.spec.family == "rijndael256":
-            opts["shiftrows"] = self.shiftrows
-        if self.mode == "gcm":
-            opts.update(face=self.face, ghash=self.ghash)
+        if self.target == "armv8a":             # AES instructions: no slicing, no FACE
+            opts.update(ghash=self.ghash, unroll=self.unroll, mul=self.mul, eor3=self.eor3)
+        else:
+            if self.spec.family == "aes":
+                opts["slicing"] = self.slicing
+            if self.spec.family == "rijndael256":
+                opts["shiftrows"] = self.shiftrows
+            if self.mode == "gcm":
+                opts.update(face=self.face, ghash=self.ghash)
         opts["seed"] = self.seed
         return opts
 
     def canonical(self) -> str:
-        """Canonical JSON form: sorted keys, no spaces; the input of the config hash.  An option
-        added later (shiftrows) is left out where it does not apply, so older hashes stay."""
+        """Canonical JSON form: sorted keys, no spaces; the input of the config hash. Options added
+        later (LATER_OPTIONS: shiftrows, the [armv8] keys) are part of it only where they apply."""
         data = asdict(self)
-        if "shiftrows" not in self.options():
-            del data["shiftrows"]
+        opts = self.options()
+        for key in LATER_OPTIONS:
+            if key not in opts:
+                del data[key]
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def sha256(self) -> str:
@@ -120,6 +140,9 @@ class Config:
             text += f'[rijndael256]\nshiftrows = "{self.shiftrows}"\n\n'
         if "face" in opts:
             text += f'[ctr]\nface = "{self.face}"\n\n[ghash]\nimpl = "{self.ghash}"\n\n'
+        if "unroll" in opts:
+            text += (f'[ghash]\nimpl = "{self.ghash}"\n\n[armv8]\nunroll = {self.unroll}\nmul = "{self.mul}"\n'
+                     f'eor3 = "{self.eor3}"\n\n')
         return text + f"[schedule]\nseed = {self.seed}\n"
 
 
@@ -150,6 +173,10 @@ def from_dict(data: dict, origin: str = "config") -> Config:
                 if sub == "seed":
                     if not isinstance(subval, int) or isinstance(subval, bool) or not 0 <= subval < 2**32:
                         raise ConfigError(f"{origin}: schedule.seed must be an integer in 0..2^32-1")
+                elif sub == "unroll":
+                    if not isinstance(subval, int) or isinstance(subval, bool) or subval not in ARMV8_UNROLLS:
+                        raise ConfigError(f"{origin}: armv8.unroll must be one of: "
+                                          f"{', '.join(map(str, ARMV8_UNROLLS))}")
                 else:
                     if not isinstance(subval, str):
                         raise ConfigError(f"{origin}: {key}.{sub} must be a string")
@@ -164,6 +191,8 @@ def from_dict(data: dict, origin: str = "config") -> Config:
     if not NAME_RE.match(flat["name"]):
         raise ConfigError(f"{origin}: name {flat['name']!r} must match {NAME_RE.pattern} "
                           "(it names the folder and the C prefix)")
+    if flat["target"] == "armv8a" and "ghash" not in flat:
+        flat["ghash"] = "pmull"                    # the only GHASH of armv8a
     config = Config(**flat)
     check_supported(config, origin)
     return config
@@ -176,7 +205,7 @@ def check_supported(config: Config, origin: str = "config") -> None:
         have = "; ".join(f"{c}/{m}/{t}" for c, m, t in sorted(SUPPORTED))
         raise ConfigError(f"{origin}: cipher/mode/target {'/'.join(combo)} is not built by this "
                           f"generator; available: {have}")
-    for key in ("slicing", "face", "ghash", "shiftrows"):
+    for key in ("slicing", "face", "ghash", *LATER_OPTIONS):
         if key not in options and getattr(config, key) != DEFAULTS[key]:
             raise ConfigError(f"{origin}: {key} is not an option of {'/'.join(combo)} "
                               f"(it takes: {', '.join(options) or 'no options but [schedule] seed'})")

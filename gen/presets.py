@@ -66,6 +66,17 @@ _PRESETS += [
            rijndael256={"shiftrows": "fixsliced"}),
 ]
 
+def _armv8(name, bits, eor3="off", default=True):
+    return name, default, {"name": name, "cipher": f"aes{bits}", "mode": "gcm", "target": "armv8a",
+                           "ghash": {"impl": "pmull"}, "armv8": {"eor3": eor3}}
+
+
+_PRESETS += [
+    # AESE/AESMC + PMULL on ARMv8-A (issue 17); -eor3: the SHA-3 extension's EOR3 as well
+    _armv8("aes128gcm-armv8a", 128), _armv8("aes192gcm-armv8a", 192), _armv8("aes256gcm-armv8a", 256),
+    _armv8("aes128gcm-armv8a-eor3", 128, eor3="on"),
+]
+
 PRESETS: dict[str, dict] = {name: data for name, _, data in _PRESETS}
 DEFAULTS: list[str] = [name for name, default, _ in _PRESETS if default]
 

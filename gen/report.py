@@ -20,6 +20,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from gen import report_armv8
+
 START = "<!-- perf-table:start -->"
 END = "<!-- perf-table:end -->"
 GCM_SIZES = ("16", "256", "4096")      # the message sizes shown in the README
@@ -240,6 +242,8 @@ def best_match(peer: Peer, manifests) -> tuple[str, float] | None:
     best = None
     for m in _sorted(manifests):
         met, opt = m.get("metrics", {}), m.get("options", {})
+        if m.get("target") == "armv8a":        # A-class: compared in their own table (gen/report_armv8.py)
+            continue
         if peer.what == "aes":
             if m.get("cipher") != peer.cipher or opt.get("slicing") != peer.variant:
                 continue
@@ -313,6 +317,7 @@ def perf_table(manifests) -> str:
         if blocks:
             parts += ["", "Block-cipher drops (bitsliced, no tables; packing included): `ecb_encrypt` over 64 blocks "
                       "per byte, `ctr` one-shot per message byte, `init` for the key set-up:", "", blocks]
+        parts += report_armv8.section(manifests)
         fk = face_kernel_table(manifests)
         if fk:
             parts += ["", "FACE kernels (the generator's cycle model, `metrics.kernel_cycles` of the manifest): the "
@@ -350,7 +355,8 @@ def presets_table() -> str:
     for c in presets.all_presets():
         gcm = c.mode == "gcm"
         rows.append([f"`{c.name}`", c.spec.title + ("-GCM" if gcm else f" {c.mode.upper()}"), c.target,
-                     f"{c.slicing}, face {c.face}, GHASH {c.ghash}" if gcm else "bitsliced",
+                     (f"unroll {c.unroll}, {c.mul}, EOR3 {c.eor3}, GHASH {c.ghash}" if c.target == "armv8a" else
+                      f"{c.slicing}, face {c.face}, GHASH {c.ghash}") if gcm else "bitsliced",
                      "yes" if c.constant_time else "**no** (table GHASH)",
                      "yes" if c.name in presets.DEFAULTS else ""])
     head = ["preset", "cipher", "target", "options", "constant time", "built by `make`"]

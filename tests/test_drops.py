@@ -73,10 +73,11 @@ def check_manifest(name, result):
     m = json.loads((result.path / "manifest.json").read_text())
     assert MANIFEST_KEYS <= set(m)
     assert m["name"] == name and m["prefix"] == name.replace("-", "_")
-    places = m["validation"]["places"]          # the emulated core, plus the host for portable
-    assert len(places) == (2 if m["target"] == "portable" else 1)
+    places = m["validation"]["places"]          # the emulated core, plus the host (portable) or qemu (armv8a)
+    assert len(places) == (2 if m["target"] in ("portable", "armv8a") else 1)
     if m["mode"] == "gcm":
-        assert set(m["options"]) >= {"slicing", "face", "ghash"}
+        assert set(m["options"]) >= ({"ghash", "unroll", "mul", "eor3"} if m["target"] == "armv8a"
+                                     else {"slicing", "face", "ghash"})
         nv = m["validation"]["nist_vectors"]
         assert nv["failed"] == 0 and nv["passed"] == 15750 * len(places)
         assert len(nv["files"]) == 2
@@ -90,7 +91,7 @@ def check_manifest(name, result):
     assert ct == ("verified" if m["constant_time"] else "not-constant-time")
     assert m["constant_time"] == ("-nct" not in name)
     metrics = m["metrics"]
-    assert "cycle model" in metrics["model"]
+    assert "cycle model" in metrics["model"] or "llvm-mca" in metrics["model"]
     assert metrics["text_bytes"] > 0 and metrics["stack_bytes"] > 0 and metrics["ctx_bytes"] > 0
     if m["mode"] == "ecb":
         assert metrics["ecb_cycles_per_block"]["64"] > 0 and "cycles" not in metrics
@@ -128,9 +129,14 @@ def check_symbols(name, result, tmp_path):
     src = tmp_path / f"{name}.c"
     src.write_text(f'#define {prefix.upper()}_IMPLEMENTATION\n#include "{result.path / (name + ".h")}"\n')
     obj = tmp_path / f"{name}.o"
-    subprocess.run(["arm-none-eabi-gcc", f"-mcpu={cpu}", "-mthumb", "-std=c99", "-Wall", "-Wextra",
+    if result.manifest["target"] == "armv8a":
+        march = "armv8.2-a+crypto+sha3" if result.manifest["options"]["eor3"] == "on" else "armv8-a+crypto"
+        cc, flags, nm_tool = "aarch64-linux-gnu-gcc", [f"-march={march}"], "aarch64-linux-gnu-nm"
+    else:
+        cc, flags, nm_tool = "arm-none-eabi-gcc", [f"-mcpu={cpu}", "-mthumb"], "arm-none-eabi-nm"
+    subprocess.run([cc, *flags, "-std=c99", "-Wall", "-Wextra",
                     "-Werror", "-O2", "-c", str(src), "-o", str(obj)], check=True)
-    nm = subprocess.run(["arm-none-eabi-nm", str(obj)], check=True, capture_output=True, text=True).stdout
+    nm = subprocess.run([nm_tool, str(obj)], check=True, capture_output=True, text=True).stdout
     defined = [l.split()[-1] for l in nm.splitlines() if re.match(r"^[0-9a-f]+ [TDBR] ", l)]
     undefined = [l.split()[-1] for l in nm.splitlines() if re.match(r"^\s+U ", l)]
     assert defined and all(s.startswith(prefix + "_") for s in defined), defined

@@ -2,11 +2,12 @@
 is one line in PLATFORMS; ``for_target`` says which one emulates a config target."""
 from __future__ import annotations
 
+from emu.platforms.aarch64 import AARCH64
 from emu.platforms.armv7m import ARMV7M
 from emu.platforms.base import Platform
 from emu.platforms.host import HOST
 
-PLATFORMS: dict[str, Platform] = {p.name: p for p in (ARMV7M,)}
+PLATFORMS: dict[str, Platform] = {p.name: p for p in (ARMV7M, AARCH64)}
 
 
 def for_target(target: str) -> Platform:

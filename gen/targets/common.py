@@ -31,6 +31,12 @@ class KernelSet:
     #: the target has ``{p}_ctr_pairs(rk, out, cb, in, n)`` (counter mode over n pairs, XOR fused,
     #: looped in generated code); without it the glue runs ``keystream2`` + ``xor32`` per pair
     ctr_pairs: bool = False
+    #: the target has ``{p}_ctr_ghash_pairs(rk, out, cb, in, n, hk, y)`` too: ctr_pairs and GHASH of
+    #: the ciphertext stitched in one loop (armv8a); encrypt's update then hashes as it writes
+    ctr_ghash: bool = False
+    #: with ctr_ghash: ``{p}_ctr_table(tab, rk)`` fills ``ctx->ctr_tab`` (256 words) in init, and the
+    #: stitched kernel takes it as its last argument for 96-bit IVs (NULL otherwise)
+    ctr_table: bool = False
     #: the target has ``{p}_zero32(p, nwords)`` in assembly (gen/kernels/wipe.py): an opaque call,
     #: so the glue wipes its structs with it; otherwise (portable C) structs are wiped byte by byte
     zero32_asm: bool = False
@@ -43,6 +49,8 @@ class KernelSet:
     kernel_cycles: dict = field(default_factory=dict)
     #: RAM of caches beyond ctx (FACE), for the manifest's ``cache_bytes``
     cache_bytes: int = 0
+    #: the core the checks emulate when not the target's usual one ("armv8a-max": EOR3 needs SHA-3)
+    core: str = ""
 
 
 def ct_extra_lengths(face: str) -> tuple[int, ...]:

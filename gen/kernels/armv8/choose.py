@@ -1,0 +1,76 @@
+"""The generator's cost model for the A-class kernels: llvm-mca-19 (LLVM's machine-code analyser,
+the scheduling models users trust for Cortex-A and Neoverse cores).
+
+A loop body is given to ``llvm-mca-19 -mtriple=aarch64 -mcpu=CORE -iterations=100``; its total
+cycles divided by 100 is the steady-state cost of one loop step. The stitched kernel's GHASH
+spread is chosen by it (the least summed cycles over the cores that have the same
+AES-and-PMULL-on-one-pipe structure, Cortex-A72 and Neoverse N1; ties go to the first in
+stitched.SPREADS), and the manifest's ``kernel_cycles`` reports the steady-state c/B of each loop
+on every core. Deterministic: same text, same llvm-mca, same figures. A missing llvm-mca-19 is a
+ConfigError (the Makefile's set-up installs it), never a silent default.
+"""
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from gen.errors import ConfigError
+from gen.kernels.armv8 import aes, ctr, ghash, stitched
+
+MCA = "llvm-mca-19"
+CORES = ("cortex-a72", "neoverse-n1", "neoverse-v1", "cortex-a55")
+CHOICE_CORES = ("cortex-a72", "neoverse-n1")
+ITERATIONS = 100
+
+
+@functools.lru_cache(maxsize=None)
+def _mca(text: str, core: str) -> float:
+    exe = shutil.which(MCA)
+    if exe is None:
+        raise ConfigError(f"{MCA} not found on PATH; run `make` (it installs llvm-19) or `apt-get install llvm-19`")
+    with tempfile.TemporaryDirectory(prefix="slicegen-mca-") as tmp:
+        src = Path(tmp) / "loop.s"
+        src.write_text(text)
+        proc = subprocess.run([exe, "-mtriple=aarch64", f"-mcpu={core}", f"-iterations={ITERATIONS}",
+                               "-summary-view", "-resource-pressure=false", "-instruction-info=false", str(src)],
+                              capture_output=True, text=True)
+    m = re.search(r"Total Cycles:\s+(\d+)", proc.stdout)
+    if proc.returncode != 0 or not m:
+        raise ValueError(f"llvm-mca could not cost a generated loop on {core}:\n{proc.stderr[:400]}")
+    return int(m.group(1)) / ITERATIONS
+
+
+def loop_cycles(body: list[str], core: str) -> float:
+    """Steady-state cycles of one step of a loop whose body is `body` (no labels)."""
+    return _mca("\n".join(x for x in body if not x.endswith(":")) + "\n", core)
+
+
+def stitched_body(keybits: int, unroll: int, method: str, spread: str, eor3: bool = False,
+                  cached: bool = True) -> list[str]:
+    """One step of the stitched loop: with the round-1 table (96-bit IVs) or without it."""
+    return stitched.aes_group(unroll, aes.rounds_of(keybits), stitched.ghash_group(unroll, method, eor3), spread,
+                              eor3, cached)
+
+
+def choose_spread(keybits: int, unroll: int, method: str, eor3: bool = False) -> str:
+    cores = ("neoverse-v1",) if eor3 else CHOICE_CORES      # the models without SHA-3 reject EOR3
+    costs = {s: sum(loop_cycles(stitched_body(keybits, unroll, method, s, eor3), c) for c in cores)
+             for s in stitched.SPREADS}
+    return min(stitched.SPREADS, key=lambda s: costs[s])
+
+
+def kernel_figures(keybits: int, unroll: int, method: str, spread: str, eor3: bool) -> dict:
+    """Steady-state c/B of each loop on every core (``metrics.kernel_cycles``)."""
+    nr = aes.rounds_of(keybits)
+    cores = CORES if not eor3 else ("neoverse-v1",)          # EOR3 needs a core with SHA-3
+    loops = {"ctr_ghash_pairs_loop": (stitched_body(keybits, unroll, method, spread, eor3), 16 * unroll),
+             "ctr_ghash_pairs_loop_no_table": (stitched_body(keybits, unroll, method, spread, eor3, False),
+                                               16 * unroll),
+             "ctr_pairs_loop": (ctr.block_group(unroll, nr, eor3), 16 * unroll),
+             "ghash_blocks_loop": (ghash.group(unroll, method, eor3=eor3), 16 * unroll)}
+    return {name: {c: round(loop_cycles(body, c) / nbytes, 3) for c in cores}
+            for name, (body, nbytes) in loops.items()}

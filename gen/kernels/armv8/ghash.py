@@ -1,0 +1,184 @@
+"""GHASH with PMULL/PMULL2 and an aggregated reduction: ``{p}_ghash_blocks(hk, y, in, n)``
+(y = (y ^ x_i) * H for each block) and ``{p}_ghash_init(hk, h)``.
+
+The trick (Gouvea & Lopez, CT-RSA 2015, after Gueron & Kounavis' Intel white paper): GCM's field
+elements are bit-reflected. A block read as a big-endian 128-bit integer a = r(A) (coefficient
+of x^i at bit 127 - i) multiplies without any bit reversal: the 256-bit carry-less product of
+r(A) and r(B) is the reflection of A*B*x^-1's... precisely, if B is stored "twisted" as
+r(H x^-1) (one shift left with a conditional XOR of 0xC2..01, done once in init), the product's
+high 128 bits hold coefficients 0..127 and its low 128 bits coefficients 128..255 of a
+polynomial congruent to A*H. The low 128 bits are folded away 64 at a time with x^128 =
+x^7 + x^2 + x + 1, which in reflected form is a carry-less multiply by 0xC2 << 56: two PMULLs
+per reduction. Because reduction is linear, n blocks are multiplied by H^n..H^1 and summed
+first (aggregated reduction): one reduction per group of `agg` (4 or 8) blocks, with
+H^1..H^8 precomputed by init.
+
+A 128 x 128 product is either schoolbook (4 PMULLs: a1 b1, a0 b0, a1 b0, a0 b1) or Karatsuba
+(3: the middle term (a1 ^ a0)(b1 ^ b0) ^ hi ^ lo, with b1 ^ b0 precomputed): a generator
+choice. Blocks are loaded with REV64 only (lane 0 = the high 64 bits), so H^k is stored with
+its halves swapped to match, which saves an EXT per block.
+
+hk layout (bytes): 16 (k - 1) H^k twisted, halves swapped, k = 1..8; 128 + 16 (k - 1) the same
+unswapped (schoolbook's cross terms); 256 + 8 (k - 1) the Karatsuba word hi ^ lo of H^k.
+PMULL is data-independent; nothing here branches on or indexes by data.
+"""
+from __future__ import annotations
+
+from gen.kernels.armv8.asm import counted_loop, function
+
+HK_WORDS = 80
+METHODS = ("karatsuba", "schoolbook")
+
+#: registers: X blocks v0-v7; H^k (swapped) v16-v23; Karatsuba words v24-v27 or H^k (unswapped)
+#: v8-v15; the rest below
+REGS = {
+    "karatsuba": {"C": "v28", "Y": "v29", "lo": "v9", "hi": "v10", "mid": "v11", "zero": "v8",
+                  "t": ("v12", "v13", "v14", "v15")},
+    "schoolbook": {"C": "v28", "Y": "v29", "lo": "v24", "hi": "v25", "mid": "v26", "zero": "v27",
+                   "t": ("v30", "v31", "v30", "v31")},
+}
+
+
+def _acc(first: bool, acc: str, tmp: str, insn: str) -> list[str]:
+    """`insn` with destination `acc` for the first block of a group, else into `tmp` and EOR."""
+    if first:
+        return [insn.format(d=acc)]
+    return [insn.format(d=tmp), f"eor {acc}.16b, {acc}.16b, {tmp}.16b"]
+
+
+def product(x: str, power: int, method: str, first: bool) -> list[str]:
+    """Add x * H^power (unreduced, 256 bits in lo/hi/mid) to the accumulators."""
+    R = REGS[method]
+    hs = f"v{15 + power}"
+    t = R["t"]
+    out = _acc(first, R["hi"], t[0], f"pmull {{d}}.1q, {x}.1d, {hs}.1d")       # a1 b1
+    out += _acc(first, R["lo"], t[1], f"pmull2 {{d}}.1q, {x}.2d, {hs}.2d")     # a0 b0
+    if method == "karatsuba":
+        kw = f"v{24 + (power - 1) // 2}"
+        out += [f"ext {t[2]}.16b, {x}.16b, {x}.16b, #8", f"eor {t[2]}.16b, {t[2]}.16b, {x}.16b"]
+        mul = "pmull" if power % 2 else "pmull2"
+        lane = "1d" if power % 2 else "2d"
+        out += _acc(first, R["mid"], t[3], f"{mul} {{d}}.1q, {t[2]}.{lane}, {kw}.{lane}")
+    else:
+        hb = f"v{7 + power}"
+        out += _acc(first, R["mid"], t[2], f"pmull {{d}}.1q, {x}.1d, {hb}.1d")     # a1 b0
+        out += [f"pmull2 {t[3]}.1q, {x}.2d, {hb}.2d", f"eor {R['mid']}.16b, {R['mid']}.16b, {t[3]}.16b"]
+    return out
+
+
+def reduce(method: str, R: dict | None = None, eor3: bool = False) -> list[str]:
+    """lo/hi/mid -> Y (reduced, in the REV64 lane order of the blocks); `R` the registers
+    (REGS[method] by default: C holds 0xC2 << 56 in each lane, zero is zero). With `eor3`,
+    three-way XORs where two EORs chain."""
+    R = R or REGS[method]
+    lo, hi, mid, z, C, Y, t = R["lo"], R["hi"], R["mid"], R["zero"], R["C"], R["Y"], R["t"][0]
+    out = []
+    if method == "karatsuba":
+        out += ([f"eor3 {mid}.16b, {mid}.16b, {lo}.16b, {hi}.16b"] if eor3 else
+                [f"eor {mid}.16b, {mid}.16b, {lo}.16b", f"eor {mid}.16b, {mid}.16b, {hi}.16b"])
+    out += [f"ext {t}.16b, {z}.16b, {mid}.16b, #8", f"eor {lo}.16b, {lo}.16b, {t}.16b",   # mid.lo -> z1
+            f"ext {t}.16b, {mid}.16b, {z}.16b, #8", f"eor {hi}.16b, {hi}.16b, {t}.16b",   # mid.hi -> z2
+            f"pmull {t}.1q, {lo}.1d, {C}.1d",                 # fold z0: z1 ^= T.lo, z2 ^= T.hi ^ z0
+            f"ext {lo}.16b, {lo}.16b, {lo}.16b, #8", f"eor {lo}.16b, {lo}.16b, {t}.16b",
+            f"pmull {t}.1q, {lo}.1d, {C}.1d",                 # fold z1': z2 ^= T'.lo, z3 ^= T'.hi ^ z1'
+            f"ext {lo}.16b, {lo}.16b, {lo}.16b, #8"]
+    out += ([f"eor3 {Y}.16b, {hi}.16b, {t}.16b, {lo}.16b"] if eor3 else
+            [f"eor {hi}.16b, {hi}.16b, {t}.16b", f"eor {Y}.16b, {hi}.16b, {lo}.16b"])
+    return out + [f"ext {Y}.16b, {Y}.16b, {Y}.16b, #8"]
+
+
+def group(n: int, method: str, load: bool = True, eor3: bool = False) -> list[str]:
+    """Hash n blocks from x2 into Y: blocks times H^n..H^1, summed, one reduction."""
+    Y = REGS[method]["Y"]
+    out = []
+    if load:
+        for g in range(0, n, 4):
+            k = min(4, n - g)
+            out.append(f"ld1 {{{', '.join(f'v{g + i}.16b' for i in range(k))}}}, [x2], #{16 * k}")
+        out += [f"rev64 v{i}.16b, v{i}.16b" for i in range(n)]
+    out.append(f"eor v0.16b, v0.16b, {Y}.16b")
+    for i in range(n):
+        out += product(f"v{i}", n - i, method, i == 0)
+    return out + reduce(method, eor3=eor3)
+
+
+def setup(method: str, powers: int) -> list[str]:
+    """Load H^1..H^powers (1, or all 8) and the constants (x0 = hk)."""
+    R = REGS[method]
+    if powers == 1:
+        out = ["ldr q16, [x0]", "ldr q24, [x0, #256]" if method == "karatsuba" else "ldr q8, [x0, #128]"]
+    else:
+        out = ["ld1 {v16.16b, v17.16b, v18.16b, v19.16b}, [x0]", "add x9, x0, #64",
+               "ld1 {v20.16b, v21.16b, v22.16b, v23.16b}, [x9]"]
+        if method == "karatsuba":
+            out += ["add x9, x0, #256", "ld1 {v24.16b, v25.16b, v26.16b, v27.16b}, [x9]"]
+        else:
+            out += ["add x9, x0, #128", "ld1 {v8.16b, v9.16b, v10.16b, v11.16b}, [x9], #64",
+                    "ld1 {v12.16b, v13.16b, v14.16b, v15.16b}, [x9]"]
+    return out + [f"movi {R['C']}.16b, #0xc2", f"shl {R['C']}.2d, {R['C']}.2d, #56", f"movi {R['zero']}.16b, #0"]
+
+
+def ghash_blocks(prefix: str, agg: int = 8, method: str = "karatsuba", eor3: bool = False) -> str:
+    if agg not in (4, 8) or method not in METHODS:
+        raise ValueError(f"ghash: aggregate 4 or 8 blocks, method one of {METHODS} (got {agg}, {method})")
+    Y = REGS[method]["Y"]
+    # H^2..H^8 are loaded only when a whole group is there (short calls: the length block, a
+    # partial block); the branch is on the public count
+    body = [f"ld1 {{{Y}.16b}}, [x1]", f"rev64 {Y}.16b, {Y}.16b", f"cmp x3, #{agg}", "b.lo 5f"]
+    body += setup(method, 8) + ["b 6f", "5:"] + setup(method, 1) + ["6:"]
+    body += counted_loop("x3", agg, group(agg, method, eor3=eor3), 1, group(1, method, eor3=eor3))
+    body += [f"rev64 {Y}.16b, {Y}.16b", f"st1 {{{Y}.16b}}, [x1]"]
+    name = f"{prefix}_ghash_blocks"
+    return function(f"void {name}(const uint32_t *hk, uint8_t y[16], const uint8_t *in, size_t nblocks)",
+                    name, body,
+                    f"/* {name}: GHASH with PMULL ({method}{', EOR3' if eor3 else ''}), aggregated reduction over {agg} blocks\n"
+                    f" * (gen/kernels/armv8/ghash.py) */", clear=8)
+
+
+def ghash_init(prefix: str) -> str:
+    """C: H^1..H^8 (each by one call of ghash_blocks on the previous power), twisted and laid out."""
+    p = prefix
+    return f"""/* {p}_ghash_init: H^1..H^8 for the PMULL GHASH, twisted to r(H^k x^-1) (a shift left by one and a
+ * conditional XOR of 0xC2..01, by mask: no branch on H) and laid out as gen/kernels/armv8/ghash.py says. */
+static uint64_t {p}_gh_be64(const uint8_t *b)
+{{
+    uint64_t v = 0;
+    unsigned i;
+    for (i = 0; i < 8u; i++) v = (v << 8) | b[i];
+    return v;
+}}
+
+static void {p}_gh_put(uint32_t *w, uint64_t v)
+{{
+    w[0] = (uint32_t)v;
+    w[1] = (uint32_t)(v >> 32);
+}}
+
+static void {p}_ghash_init(uint32_t *hk, const uint8_t h[16])
+{{
+    uint8_t x[16], y[16];
+    volatile uint8_t *vx = x, *vy = y;
+    uint64_t hi, lo, carry;
+    unsigned k, i;
+    for (i = 0; i < 16u; i++) x[i] = h[i];
+    for (k = 1; k <= 8u; k++) {{
+        if (k > 1u) {{                  /* x = H^k = H^(k-1) * H, with the powers stored so far */
+            for (i = 0; i < 16u; i++) y[i] = 0;
+            {p}_ghash_blocks(hk, y, x, 1);
+            for (i = 0; i < 16u; i++) x[i] = y[i];
+        }}
+        hi = {p}_gh_be64(x);
+        lo = {p}_gh_be64(x + 8);
+        carry = 0u - (hi >> 63);
+        hi = (hi << 1) | (lo >> 63);
+        lo = (lo << 1) ^ (carry & 1u);
+        hi ^= carry & UINT64_C(0xC200000000000000);
+        {p}_gh_put(hk + 4u * (k - 1u), hi);          /* halves swapped: lane 0 = high */
+        {p}_gh_put(hk + 4u * (k - 1u) + 2u, lo);
+        {p}_gh_put(hk + 32u + 4u * (k - 1u), lo);    /* unswapped */
+        {p}_gh_put(hk + 32u + 4u * (k - 1u) + 2u, hi);
+        {p}_gh_put(hk + 64u + 2u * (k - 1u), hi ^ lo); /* Karatsuba */
+    }}
+    for (i = 0; i < 16u; i++) {{ vx[i] = 0; vy[i] = 0; }}
+}}
+"""

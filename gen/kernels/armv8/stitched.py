@@ -1,0 +1,168 @@
+"""The stitched GCM encrypt kernel: ``{p}_ctr_ghash_pairs(rk, out, cb, in, npairs, hk, y, tab)``:
+counter mode over npairs pairs of blocks (as ctr.py) AND GHASH of the ciphertext it writes,
+y = (...((y ^ c_1) H ^ c_2) H ...) H, in one loop.
+
+The trick (Gouvea & Lopez, CT-RSA 2015, section 4; the same idea as OpenSSL's stitched kernels):
+AESE/AESMC and PMULL compete for the same SIMD pipe on most cores, but their latencies chain
+differently: the AES rounds of 8 independent blocks and the 8 products of the previous group's
+ciphertext with H^8..H^1 (plus its aggregated reduction) interleave so that one fills the other's
+latency gaps. The loop is software-pipelined: step k encrypts group k while it hashes group k - 1
+(read back from `out`, where step k - 1 stored it); a prologue encrypts group 0 alone, and the
+epilogue encrypts the leftover pairs (fewer than unroll / 2, one straight-line variant per count)
+while it hashes the last group, then hashes them.
+
+With a 96-bit IV the glue also passes `tab` (ctr_table.py): a group whose counters share their
+low-byte run then takes round 1 of its blocks 1..7 from the table (17 AES instructions a block
+instead of 19); without it (other IVs: the counter is secret) or across a run, the plain group.
+The counter is kept in w12 and put into lane 3 of the REV32 form of the counter block (v31).
+
+Registers: round keys v16.. (as aes.py), the counter block v31, the cached group's base v15, AES blocks
+v0-v7, and the GHASH side in v8-v15 only: H^k and its Karatsuba word are loaded from hk per use
+(the load pipe is idle here), so even AES-256's 15 round keys stay in registers. The running
+GHASH value y lives in the `hi` accumulator between groups. `spread` (a generator choice,
+costed with llvm-mca by gen/kernels/armv8/choose.py) says how the GHASH instructions are dealt
+out among the AES round steps.
+"""
+from __future__ import annotations
+
+from gen.kernels.armv8 import aes, ghash
+from gen.kernels.armv8.asm import function
+
+VCTR, VB = "v31", "v15"     # the counter block (REV32 form); round-1 base of a cached group
+G = {"X": "v8", "P": "v9", "T": "v10", "lo": "v11", "hi": "v12", "mid": "v13", "T2": "v14"}
+#: the registers ghash.reduce uses here: zero in P, the constant in X, y left in hi
+R = {"lo": G["lo"], "hi": G["hi"], "mid": G["mid"], "zero": G["P"], "C": G["X"], "Y": G["hi"], "t": (G["T"],)}
+SPREADS = ("even", "early", "late")
+
+
+def _acc(first: bool, acc: str, insn: str) -> list[str]:
+    if first:
+        return [insn.format(d=acc)]
+    return [insn.format(d=G["T2"]), f"eor {acc}.16b, {acc}.16b, {G['T2']}.16b"]
+
+
+def _product(i: int, n: int, method: str) -> list[str]:
+    """Block i of a group of n (read from x8) times H^(n - i), added to lo/hi/mid."""
+    X, P, T, p, first = G["X"], G["P"], G["T"], n - i, i == 0
+    out = [f"ldr q{X[1:]}, [x8], #16", f"rev64 {X}.16b, {X}.16b"]
+    if first:
+        out.append(f"eor {X}.16b, {X}.16b, {G['hi']}.16b")          # y ^ c_1
+    out.append(f"ldr q{P[1:]}, [x5, #{16 * (p - 1)}]")                  # H^p, halves swapped
+    out += _acc(first, G["hi"], f"pmull {{d}}.1q, {X}.1d, {P}.1d")
+    out += _acc(first, G["lo"], f"pmull2 {{d}}.1q, {X}.2d, {P}.2d")
+    if method == "karatsuba":
+        out += [f"ext {T}.16b, {X}.16b, {X}.16b, #8", f"eor {X}.16b, {X}.16b, {T}.16b",
+                f"ldr q{P[1:]}, [x5, #{256 + 16 * ((p - 1) // 2)}]"]
+        mul, lane = ("pmull", "1d") if p % 2 else ("pmull2", "2d")
+        out += _acc(first, G["mid"], f"{mul} {{d}}.1q, {X}.{lane}, {P}.{lane}")
+    else:
+        out.append(f"ldr q{P[1:]}, [x5, #{128 + 16 * (p - 1)}]")        # H^p unswapped
+        out += _acc(first, G["mid"], f"pmull {{d}}.1q, {X}.1d, {P}.1d")
+        out += _acc(False, G["mid"], f"pmull2 {{d}}.1q, {X}.2d, {P}.2d")
+    return out
+
+
+def ghash_group(n: int, method: str, eor3: bool = False) -> list[str]:
+    """Hash the n ciphertext blocks at x8 into y (in hi): products, then one reduction."""
+    out = []
+    for i in range(n):
+        out += _product(i, n, method)
+    out += [f"movi {R['zero']}.16b, #0", f"movi {R['C']}.16b, #0xc2", f"shl {R['C']}.2d, {R['C']}.2d, #56"]
+    return out + ghash.reduce(method, R, eor3)
+
+
+def _deal(work: list[str], slots: int, spread: str) -> list[list[str]]:
+    """Cut `work` into `slots` consecutive chunks: even, front-loaded or back-loaded."""
+    n = len(work)
+    if spread == "even":
+        cuts = [round(n * k / slots) for k in range(slots + 1)]
+    elif spread == "early":                  # all in the first two thirds of the rounds
+        m = max(1, (2 * slots) // 3)
+        cuts = [round(n * min(k, m) / m) for k in range(slots + 1)]
+    else:                                    # "late": from the second round step on
+        cuts = [0] + [round(n * (k - 1) / (slots - 1)) for k in range(1, slots + 1)]
+    return [work[cuts[k]:cuts[k + 1]] for k in range(slots)]
+
+
+def aes_group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool = False,
+              cached: bool = False) -> list[str]:
+    """n counter blocks (counter of the first in w12) encrypted, their rounds interleaved step by
+    step, `ghash_work` dealt out among the round steps, then XOR with the message at x3 and store
+    to x1 (with `eor3`, the last AddRoundKey and the message XOR are one EOR3). `cached`: round 1
+    of blocks 1..n-1 from the table at x7 (ctr_table.py; the caller checks that the group stays
+    in one run of the low counter byte)."""
+    body = [f"mov {VCTR}.s[3], w12", f"rev32 v0.16b, {VCTR}.16b"]
+    if not cached:      # v15 (free here) = (0, 0, 0, 1): inc32 is a vector ADD on the REV32 form
+        body += ["mov w13, #1", f"fmov s{VB[1:]}, w13", f"ext {VB}.16b, {VB}.16b, {VB}.16b, #4"]
+        for i in range(1, n):
+            body += [f"add {VCTR}.4s, {VCTR}.4s, {VB}.4s", f"rev32 v{i}.16b, {VCTR}.16b"]
+    steps = [aes.block_rounds(f"v{i}", nr)[:-1] if eor3 else aes.block_rounds(f"v{i}", nr) for i in range(n)]
+    if cached:          # block 0's round 1, then base = its state ^ T(v0); block i: base ^ T(v0 + i)
+        steps[0][0] = steps[0][0] + ["and w13, w12, #0xff", f"ldr s{VB[1:]}, [x7, w13, uxtw #2]",
+                                     f"eor {VB}.16b, {VB}.16b, v0.16b"]
+        for i in range(1, n):
+            steps[i][0] = [f"add w13, w12, #{i}", "and w13, w13, #0xff", f"ldr s{i}, [x7, w13, uxtw #2]",
+                           f"eor v{i}.16b, v{i}.16b, {VB}.16b"]
+    nsteps = len(steps[0])
+    chunks = _deal(ghash_work, nsteps, spread)
+    for r in range(nsteps):
+        for s in steps:
+            body += s[r]
+        body += chunks[r]
+    regs = [G["X"], G["P"], G["T"], G["T2"]]
+    for g in range(0, n, 4):
+        k = min(4, n - g)
+        for j in range(0, k, 2):
+            body.append(f"ldp q{regs[j][1:]}, q{regs[j + 1][1:]}, [x3], #32")
+        body += [f"eor3 v{g + j}.16b, v{g + j}.16b, {regs[j]}.16b, {aes.rk(nr)}.16b" if eor3 else
+                 f"eor v{g + j}.16b, v{g + j}.16b, {regs[j]}.16b" for j in range(k)]
+        for j in range(0, k, 2):
+            body.append(f"stp q{g + j}, q{g + j + 1}, [x1], #32")
+    return body + [f"add w12, w12, #{n}"]
+
+
+def group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool) -> list[str]:
+    """A group with the table when there is one (x7 != 0) and the n counters share their run,
+    else the plain group. Branches on x7 and the counter: both public when x7 is given."""
+    return (["cbz x7, 7f", "and w13, w12, #0xff", f"cmp w13, #{256 - n}", "b.hi 7f"]
+            + aes_group(n, nr, ghash_work, spread, eor3, cached=True) + ["b 8f", "7:"]
+            + aes_group(n, nr, ghash_work, spread, eor3) + ["8:"])
+
+
+def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "karatsuba",
+                    spread: str = "even", eor3: bool = False) -> str:
+    if unroll not in (4, 8) or spread not in SPREADS:
+        raise ValueError(f"stitched kernel: unroll 4 or 8, spread one of {SPREADS} (got {unroll}, {spread})")
+    nr = aes.rounds_of(keybits)
+    per = unroll // 2
+    hi = G["hi"]
+    body = aes.load_round_keys(nr, "x0")
+    body += [f"ld1 {{{VCTR}.16b}}, [x2]", f"rev32 {VCTR}.16b, {VCTR}.16b", "ldr w12, [x2, #12]", "rev w12, w12",
+             f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b", "mov x8, x1"]
+    body += [f"cmp x4, #{per}", "b.lo 3f"]
+    body += group(unroll, nr, [], spread, eor3) + [f"sub x4, x4, #{per}"]        # prologue: group 0
+    body += ["1:", f"cmp x4, #{per}", "b.lo 2f"]
+    body += group(unroll, nr, ghash_group(unroll, method, eor3), spread, eor3)   # group k, hash k - 1
+    body += [f"sub x4, x4, #{per}", "b 1b", "2:"]
+    # epilogue: the k < per pairs left (a public count), encrypted while the last group is hashed
+    body += [x for k in range(per - 1, 0, -1) for x in (f"cmp x4, #{k}", f"b.eq {20 + k}f")]
+    body += ghash_group(unroll, method, eor3) + ["b 5f"]
+    for k in range(per - 1, 0, -1):
+        body += [f"{20 + k}:"] + aes_group(2 * k, nr, ghash_group(unroll, method, eor3), spread, eor3)
+        body += ghash_group(2 * k, method, eor3) + ["b 5f"]
+    body += ["3:"]                                                               # fewer than per pairs
+    body += [x for k in range(per - 1, 0, -1) for x in (f"cmp x4, #{k}", f"b.eq {30 + k}f")]
+    body += ["b 5f"]
+    for k in range(per - 1, 0, -1):
+        body += [f"{30 + k}:"] + aes_group(2 * k, nr, [], spread, eor3) + ghash_group(2 * k, method, eor3)
+        body += ["b 5f"]
+    body += ["5:",
+             "rev w11, w12", "str w11, [x2, #12]", "add w10, w12, #1", "rev w11, w10", "str w11, [x2, #28]",
+             f"rev64 {hi}.16b, {hi}.16b", f"st1 {{{hi}.16b}}, [x6]"]
+    name = f"{prefix}_ctr_ghash_pairs"
+    return function(f"void {name}(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, size_t n, "
+                    f"const uint32_t *hk, uint8_t y[16], const uint32_t *tab)", name, body,
+                    f"/* {name}: AES-{keybits} counter mode over n pairs and GHASH ({method}) of the ciphertext,\n"
+                    f" * stitched, {unroll} blocks per loop step, GHASH spread {spread}{', EOR3' if eor3 else ''} "
+                    f"(gen/kernels/armv8/stitched.py) */",
+                    clear=16)

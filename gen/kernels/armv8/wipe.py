@@ -1,0 +1,15 @@
+"""``{prefix}_zero32(p, n)`` in A64: n words of zeros at a 4-byte aligned p (the glue's wipe of
+key-dependent structs; an opaque call, so it may wipe a struct of any member types, as
+gen/kernels/wipe.py explains for Thumb-2). Eight words per loop step by two STP of XZR (any
+4-byte alignment is fine for them on AArch64), then one word at a time. Loops on n only."""
+from __future__ import annotations
+
+from gen.kernels.armv8.asm import counted_loop, function
+
+
+def zero32(prefix: str) -> str:
+    name = f"{prefix}_zero32"
+    body = counted_loop("x1", 8, ["stp xzr, xzr, [x0], #16", "stp xzr, xzr, [x0], #16"], 1,
+                        ["str wzr, [x0], #4"]) + ["ret"]
+    return function(f"void {name}(void *p, size_t n)", name, body,
+                    f"/* {name}: n words of zeros (wiping), an opaque call (gen/kernels/armv8/wipe.py) */")

@@ -1,0 +1,55 @@
+"""Target `armv8a`: AES-GCM for ARMv8-A in AArch64 state with the Cryptography Extension.
+
+AES with AESE/AESMC (gen/kernels/armv8/aes.py), counter mode with the counters in NEON registers
+(ctr.py), GHASH with PMULL and an aggregated reduction (ghash.py); the glue is the shared GCM
+glue (gen/modes/gcm.py). Options ([armv8], SPEC §3): `unroll` blocks per loop step (4 or 8) of
+the counter mode and GHASH, `mul` karatsuba (3 PMULLs per product) or schoolbook (4), `eor3`
+the SHA-3 extension's three-way XOR (then the drop needs a core with it: -march=...+sha3).
+"""
+from __future__ import annotations
+
+from gen.config import Config
+from gen.kernels.armv8 import aes, choose, ctr, ctr_table, ghash, stitched, wipe
+from gen.targets.common import GhashPart, KernelSet
+
+
+def target_guard(eor3: bool) -> str:
+    cond = "!defined(__aarch64__) || !(defined(__ARM_FEATURE_AES) || defined(__ARM_FEATURE_CRYPTO))"
+    flag = "-march=armv8-a+crypto"
+    if eor3:
+        cond += " || !defined(__ARM_FEATURE_SHA3)"
+        flag = "-march=armv8.2-a+crypto+sha3"
+    return ("/* target: armv8a (AArch64 with the Cryptography Extension); the kernels are A64 assembly */\n"
+            f"#if {cond}\n"
+            f"#error \"this drop is generated for armv8a: compile it for AArch64 with {flag}\"\n"
+            "#endif")
+
+
+def kernels(config: Config) -> KernelSet:
+    if config.target != "armv8a" or config.mode != "gcm":
+        raise ValueError(f"armv8a.kernels: AES-GCM on armv8a only (got {config.mode}/{config.target})")
+    keybits = 8 * config.spec.key_bytes
+    p = config.prefix
+    eor3 = config.eor3 == "on"
+    spread = choose.choose_spread(keybits, config.unroll, config.mul, eor3)      # llvm-mca's choice
+    sections = [wipe.zero32(p), aes.keyschedule(p, keybits), aes.encrypt2(p, keybits),
+                ghash.ghash_blocks(p, config.unroll, config.mul, eor3), ghash.ghash_init(p),
+                ctr.ctr_pairs(p, keybits, config.unroll, eor3), ctr_table.ctr_table(p),
+                stitched.ctr_ghash_pairs(p, keybits, config.unroll, config.mul, spread, eor3)]
+    figures = {"ghash_spread": spread,
+               "steady_state_cycles_per_byte": choose.kernel_figures(keybits, config.unroll, config.mul, spread, eor3)}
+    return KernelSet(
+        sections=sections,
+        target_guard=target_guard(eor3),
+        block_bytes=16,
+        blocks_per_call=2,
+        rk_words=4 * (aes.rounds_of(keybits) + 1),
+        rk_comment=f"AES-{keybits} round keys, {aes.rounds_of(keybits) + 1} x 16 bytes in order (AESE operands)",
+        ghash=GhashPart(ghash.HK_WORDS, "H^1..H^8 twisted for PMULL (swapped, unswapped, Karatsuba words)"),
+        ctr_pairs=True,
+        ctr_ghash=True,
+        ctr_table=True,
+        zero32_asm=True,
+        kernel_cycles=figures,
+        core="armv8a-max" if eor3 else "",
+    )
