@@ -14,8 +14,9 @@
 #define F(x) SG_CAT(SG_PREFIX, x)
 
 static F(ctx) sg_ctx;
-static uint8_t sg_key[SG_KEYBYTES], sg_iv[SG_BLOCK], sg_buf[4 * SG_BLOCK];
+static uint8_t sg_key[SG_KEYBYTES], sg_buf[4 * SG_BLOCK];
 #ifdef SG_CTR
+static uint8_t sg_iv[SG_BLOCK];
 static F(ctr_stream) sg_stream;
 #endif
 volatile int sg_status;
