@@ -16,34 +16,51 @@ from gen.kernels.rijndael256.encrypt import (FOLDED_PLANES, NB, PLANES, alignmen
                                              emit_pack_columns)
 
 
-def emit_key_expansion(b: Builder, key_words: list[int], n_words: int) -> list[int]:
+def emit_key_expansion(b: Builder, key_words: list[int], n_words: int, on_chunk=None,
+                       subword_starts: list | None = None) -> list[int]:
     """The Rijndael key recurrence on little-endian words, out to ``n_words`` words, for any
-    Nk = len(key_words) (AES's fixsliced key schedule runs the same recurrence to 4 (Nr + 1))."""
+    Nk = len(key_words) (AES's fixsliced key schedule runs the same recurrence to 4 (Nr + 1)).
+    ``on_chunk(k, words)`` is called as soon as words Nk k .. Nk k + Nk - 1 exist (k >= 1), so a
+    round key can be packed and stored while the next is computed; ``subword_starts`` collects
+    the op position where each SubWord begins (the Thumb-2 compilation orders its S-box)."""
     nk = len(key_words)
     w = list(key_words)
     rcon = rcon_list(n_words // nk)
     for i in range(nk, n_words):
         t = w[i - 1]
-        if i % nk == 0:
-            t = b.eor(emit_subword(b, t, 8), imm=rcon[i // nk - 1])
-        elif nk > 6 and i % nk == 4:
-            t = emit_subword(b, t, 0)
+        if i % nk == 0 or (nk > 6 and i % nk == 4):
+            if subword_starts is not None:
+                subword_starts.append(len(b.ops))
+            t = (b.eor(emit_subword(b, t, 8), imm=rcon[i // nk - 1]) if i % nk == 0
+                 else emit_subword(b, t, 0))
         w.append(b.eor(w[i - nk], t))
+        if on_chunk is not None and (i + 1) % nk == 0:
+            on_chunk((i + 1) // nk - 1, w[-nk:])
     return w
 
 
-def keyschedule_program(spec, shiftrows: str = "explicit") -> Program:
+def keyschedule_program(spec, shiftrows: str = "explicit", subword_starts: list | None = None) -> Program:
+    """Round keys in the order the recurrence produces them: round key j is packed and stored
+    as soon as its 8 words exist (fewer values live at once than expanding everything first)."""
     assert spec.family == "rijndael256", spec.name
     nk, nr = spec.key_bytes // 4, spec.rounds
+    assert nk == NB, "a round key is one chunk of the recurrence"
     al = alignments(nr, shiftrows)
     b = Builder(f"{spec.name}_{shiftrows}_keyschedule")
     b.declare("key", nk, "r")
     b.declare("rk", PLANES * (nr + 1), "w")
-    w = emit_key_expansion(b, [b.ld("key", i) for i in range(nk)], NB * (nr + 1))
-    for j in range(nr + 1):
-        q = emit_pack_columns(b, emit_natural_shiftrows(b, w[NB * j: NB * j + NB], -al[j]))
+
+    def store_round_key(j: int, words: list[int]) -> None:
+        q = emit_pack_columns(b, emit_natural_shiftrows(b, words, -al[j]))
         if j >= 1:
             q = [b.mvn(x) if i in FOLDED_PLANES else x for i, x in enumerate(q)]
         for i, x in enumerate(q):
             b.st("rk", PLANES * j + i, x)
-    return b.finish()
+
+    key = [b.ld("key", i) for i in range(nk)]
+    store_round_key(0, key)
+    emit_key_expansion(b, key, NB * (nr + 1), store_round_key, subword_starts)
+    n = len(b.ops)
+    prog = b.finish()
+    assert subword_starts is None or len(prog.ops) == n, "dead code: subword positions would be off"
+    return prog
