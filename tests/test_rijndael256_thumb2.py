@@ -107,3 +107,16 @@ def test_no_column_order_makes_packed_shiftrows_cheaper():
         return len(bitperm.groups(perm)[0])
     assert n_groups(tuple(range(8))) == 7
     assert min(n_groups(s) for s in itertools.permutations(range(8))) == 7
+
+
+@pytest.mark.parametrize("shiftrows", E.STRATEGIES)
+def test_thumb2_keyschedule_on_model(shiftrows):
+    from gen.kernels.block_thumb2 import KS_PARAMS
+    key_at = 0x20003000
+    fn = R.compile_keyschedule(SPEC, f"t_r256_ks_{shiftrows}", KS_PARAMS, "cortex-m3", 0, shiftrows)
+    ks = P.keyschedule_program(SPEC, shiftrows)
+    assert fn.n_ops == len(ks.ops)
+    for key in (bytes(32), bytes(range(32)), random.Random(shiftrows).randbytes(32)):
+        mem = {key_at + 4 * i: w for i, w in enumerate(le_words(key))}
+        TF.execute(fn, [RK, key_at], mem)
+        assert [mem[RK + 4 * i] for i in range(120)] == run(ks, {"key": le_words(key)})["rk"]

@@ -12,9 +12,11 @@ from gen.kernels import thumb2_function as TF
 from gen.kernels.block_kernel import BlockKernel
 from gen.kernels.rijndael256 import thumb2 as rijndael256_thumb2
 
-#: families whose encryption has its own Thumb-2 compilation (segments, stored orders);
-#: the others go through compile_function with the whole program and rk pinned
+#: families whose encryption / key schedule have their own Thumb-2 compilation (segments,
+#: stored orders); the others go through compile_function with the whole program (rk pinned
+#: for the encryption)
 ENCRYPT = {"rijndael256": rijndael256_thumb2.compile_encrypt}
+KEYSCHEDULE = {"rijndael256": rijndael256_thumb2.compile_keyschedule}
 
 KS_PARAMS = [TF.Param("rk", "uint32_t *", "rk"), TF.Param("key", "const uint8_t *", "key")]
 ENC_PARAMS = [TF.Param("rk", "const uint32_t *", "rk"), TF.Param("out", "uint8_t *", "out"),
@@ -23,7 +25,10 @@ ENC_PARAMS = [TF.Param("rk", "const uint32_t *", "rk"), TF.Param("out", "uint8_t
 
 def thumb2(prefix: str, spec, core: str, seed: int = 0, **options) -> BlockKernel:
     ks, enc = block_portable.programs(spec, **options)
-    kfn = TF.compile_function(ks, f"{prefix}_keyschedule", KS_PARAMS, core, seed)
+    if spec.family in KEYSCHEDULE:
+        kfn = KEYSCHEDULE[spec.family](spec, f"{prefix}_keyschedule", KS_PARAMS, core, seed, **options)
+    else:
+        kfn = TF.compile_function(ks, f"{prefix}_keyschedule", KS_PARAMS, core, seed)
     if spec.family in ENCRYPT:
         efn = ENCRYPT[spec.family](spec, f"{prefix}_encrypt_blocks", ENC_PARAMS, core, seed, **options)
     else:

@@ -15,7 +15,8 @@ How (after allocation and post-scheduling, on symbolic slots; ``pair(body, core)
 2. Merging.  For a spill store A, a later spill store B (within ``window`` instructions) can
    join it when B's register is not written in between (B moves up to A: its value is already
    there).  The merge is kept only if the whole body's modelled cycles drop (a store pipelined
-   behind an LDR already costs 1, and removing B changes its neighbours' pair terms).
+   behind an LDR already costs 1, and removing B changes its neighbours' pair terms); the
+   change is priced exactly from the pair terms next to A and B (``_merge_delta``).
 3. Slots.  Interval colouring of the ranges in program order (a slot is free again after its
    range's last reload); a merged pair takes the lowest two adjacent free slots (a, a+1),
    the STRD writes [sp, #4a] and [sp, #4a + 4].  STRD needs word alignment only (ARMv7-M).
@@ -31,9 +32,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from gen.cores import timing as T
 from gen.isa.base import Isa
 from gen.isa.thumb2 import THUMB2
-from gen.sched import listsched
 
 
 def _in_spill_slot(i, isa: Isa) -> bool:
@@ -71,7 +72,7 @@ def pair(body: list, core: str, window: int = 48, isa: Isa = THUMB2) -> tuple:
     rng, n_ranges = _ranges(body, isa)
     # items: (insn, ranges it stores / reads); merged stores carry two ranges
     items = [(ins, (rng[k],) if k in rng else ()) for k, ins in enumerate(body)]
-    cost = listsched.cycles(body, core)
+    tim = [ins.timing() for ins in body]            # what gen.cores.timing prices, per item
     pairs = 0
     k = 0
     while k < len(items):
@@ -84,15 +85,37 @@ def pair(body: list, core: str, window: int = 48, isa: Isa = THUMB2) -> tuple:
             other, ors = items[j]
             if _is_spill(other, isa) and len(ors) == 1 and other.srcs[0] not in written:
                 strd = isa.store_pair(ins.srcs[0], other.srcs[0], ins.slot, note=f"{ins.note}; {other.note}")
-                trial = items[:k] + [(strd, rs + ors)] + items[k + 1:j] + items[j + 1:]
-                c = listsched.cycles([t for t, _ in trial], core)
-                if c < cost:
-                    items, cost = trial, c
+                st = strd.timing()
+                if _merge_delta(tim, k, j, st, core) < 0:     # the whole body's cycles drop
+                    items = items[:k] + [(strd, rs + ors)] + items[k + 1:j] + items[j + 1:]
+                    tim = tim[:k] + [st] + tim[k + 1:j] + tim[j + 1:]
                     pairs += 1
                     break
             written |= other.writes()
         k += 1
     return _assign_slots(items, n_ranges, isa), pairs
+
+
+def _merge_delta(tim: list, k: int, j: int, strd, core: str) -> int:
+    """Change of ``timing.sequence_cycles(tim)`` when item k becomes ``strd`` and item j > k
+    goes: a sequence costs the sum of its instructions' isolated cycles plus one pair term per
+    neighbour pair, so only the terms next to k and j change (exact, without re-pricing the
+    whole body)."""
+    def adj(a, b):
+        return T.pair_adjust(a, b) if b is not None else 0
+
+    def at(i):
+        return tim[i] if 0 <= i < len(tim) else None
+    a, b = tim[k], tim[j]
+    d = T.insn_cycles(strd, core) - T.insn_cycles(a, core) - T.insn_cycles(b, core)
+    d += adj(at(k - 1), strd) - adj(at(k - 1), a)
+    after_j = at(j + 1)
+    if j == k + 1:
+        d += adj(strd, after_j) - adj(a, b) - adj(b, after_j)
+    else:
+        d += adj(strd, at(k + 1)) - adj(a, at(k + 1))
+        d += adj(at(j - 1), after_j) - adj(at(j - 1), b) - adj(b, after_j)
+    return d
 
 
 def _assign_slots(items: list, n_ranges: int, isa: Isa) -> list:

@@ -61,21 +61,28 @@ def emit_natural_shiftrows(b: Builder, w: list[int], e: int) -> list[int]:
     return out
 
 
-def emit_key_expansion(b: Builder, key_words: list[int], n_words: int) -> list[int]:
+def emit_key_expansion(b: Builder, key_words: list[int], n_words: int, on_chunk=None,
+                       subword_starts: list | None = None) -> list[int]:
     """The Rijndael key recurrence on little-endian words, out to ``n_words`` words, for any
     Nk = len(key_words): SubWord (the bitsliced circuit, ``emit_subword``) with RotWord and Rcon
     every Nk-th word, SubWord alone at i mod Nk = 4 when Nk > 6. AES runs it to 4 (Nr + 1)
-    words, Rijndael-256 (gen/kernels/rijndael256/keyschedule.py) to 8 (Nr + 1)."""
+    words, Rijndael-256 (gen/kernels/rijndael256/keyschedule.py) to 8 (Nr + 1).
+    ``on_chunk(k, words)`` is called as soon as words Nk k .. Nk k + Nk - 1 exist (k >= 1), so a
+    round key can be packed and stored while the next is computed; ``subword_starts`` collects
+    the op position where each SubWord begins (the Thumb-2 compilation orders its S-box)."""
     nk = len(key_words)
     w = list(key_words)
     rcon = rcon_list(n_words // nk)
     for i in range(nk, n_words):
         t = w[i - 1]
-        if i % nk == 0:
-            t = b.eor(emit_subword(b, t, 8), imm=rcon[i // nk - 1])
-        elif nk > 6 and i % nk == 4:
-            t = emit_subword(b, t, 0)
+        if i % nk == 0 or (nk > 6 and i % nk == 4):
+            if subword_starts is not None:
+                subword_starts.append(len(b.ops))
+            t = (b.eor(emit_subword(b, t, 8), imm=rcon[i // nk - 1]) if i % nk == 0
+                 else emit_subword(b, t, 0))
         w.append(b.eor(w[i - nk], t))
+        if on_chunk is not None and (i + 1) % nk == 0:
+            on_chunk((i + 1) // nk - 1, w[-nk:])
     return w
 
 

@@ -16,18 +16,28 @@ from gen.kernels.rijndael256.encrypt import (FOLDED_PLANES, NB, PLANES, alignmen
                                              emit_pack_columns)
 
 
-def keyschedule_program(spec, shiftrows: str = "explicit") -> Program:
+def keyschedule_program(spec, shiftrows: str = "explicit", subword_starts: list | None = None) -> Program:
+    """Round keys in the order the recurrence produces them: round key j is packed and stored
+    as soon as its 8 words exist (fewer values live at once than expanding everything first)."""
     assert spec.family == "rijndael256", spec.name
     nk, nr = spec.key_bytes // 4, spec.rounds
+    assert nk == NB, "a round key is one chunk of the recurrence"
     al = alignments(nr, shiftrows)
     b = Builder(f"{spec.name}_{shiftrows}_keyschedule")
     b.declare("key", nk, "r")
     b.declare("rk", PLANES * (nr + 1), "w")
-    w = emit_key_expansion(b, [b.ld("key", i) for i in range(nk)], NB * (nr + 1))
-    for j in range(nr + 1):
-        q = emit_pack_columns(b, emit_natural_shiftrows(b, w[NB * j: NB * j + NB], -al[j]))
+
+    def store_round_key(j: int, words: list[int]) -> None:
+        q = emit_pack_columns(b, emit_natural_shiftrows(b, words, -al[j]))
         if j >= 1:
             q = [b.mvn(x) if i in FOLDED_PLANES else x for i, x in enumerate(q)]
         for i, x in enumerate(q):
             b.st("rk", PLANES * j + i, x)
-    return b.finish()
+
+    key = [b.ld("key", i) for i in range(nk)]
+    store_round_key(0, key)
+    emit_key_expansion(b, key, NB * (nr + 1), store_round_key, subword_starts)
+    n = len(b.ops)
+    prog = b.finish()
+    assert subword_starts is None or len(prog.ops) == n, "dead code: subword positions would be off"
+    return prog
