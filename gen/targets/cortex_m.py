@@ -48,7 +48,8 @@ def kernels(config: Config) -> KernelSet:
 def block_kernels(config: Config) -> KernelSet:
     """ecb / ctr: the cipher family's IR (gen/kernels/block_portable) in generated Thumb-2."""
     opts = {"slicing": config.slicing} if "slicing" in config.options() else {}
-    k = block_thumb2.thumb2(config.prefix, config.spec, config.target, config.seed, **opts)
+    k = block_thumb2.thumb2(config.prefix, config.spec, config.target, config.seed,
+                            strategies=block_figures.strategies(config.spec), **opts)
     comment, figures, facts = block_figures.thumb2(config.spec, config.target, config.seed)
     return KernelSet(sections=[wipe.zero32_thumb2(config.prefix), comment + k.code], target_guard=target_guard(config.target),
                      block_bytes=k.block_bytes, blocks_per_call=k.blocks_per_call, rk_words=k.rk_words,
