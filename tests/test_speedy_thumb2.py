@@ -8,7 +8,7 @@ import pytest
 from gen import presets
 from gen.ciphers import get, speedy
 from gen.ciphers.base import bits_of, bytes_of, circuit_table
-from gen.circuits import speedy_sbox
+from gen.circuits import rotxor_chain, speedy_sbox
 from gen.config import Config
 from gen.ir import Builder, run
 from gen.kernels.block_portable import programs
@@ -78,6 +78,17 @@ def test_rotations_cost_no_instruction():
     _, facts = thumb2_figures.figures(SPEC, "cortex-m3")
     assert facts["round_ir_ops"]["round"] == 6 + 6 + 2 * 47 + 6 * 5
     assert facts["mixcolumns_eors_per_column"] == 5
+
+
+def test_mixcolumns_five_eors_is_the_minimum():
+    target = rotxor_chain.mask_of(speedy.MC_OFFSETS)
+    assert rotxor_chain.chain_exists(target, 5)
+    assert not rotxor_chain.chain_exists(target, 4)
+    # the check itself: {0, 1, 2, 3} = (1 + t)(1 + t^2) takes 2 ops, {0, 1, 2, 4} more, {0, 3, 7} 2
+    assert rotxor_chain.chain_exists(rotxor_chain.mask_of((0, 1, 2, 3)), 2)
+    assert not rotxor_chain.chain_exists(rotxor_chain.mask_of((0, 1, 2, 4)), 2)
+    assert not rotxor_chain.chain_exists(rotxor_chain.mask_of((0, 3, 7)), 1)
+    assert rotxor_chain.chain_exists(rotxor_chain.mask_of((0, 3, 7)), 2)
 
 
 @pytest.mark.parametrize("core", ["cortex-m3", "cortex-m4"])
