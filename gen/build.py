@@ -69,6 +69,8 @@ def build(config: Config, command: str, out_dir: Path) -> BuildResult:
             metrics["ghash_key_bytes"] = 4 * ks.ghash.words
         if ks.kernel_cycles:                  # the generator's figures of its asm kernels
             metrics["kernel_cycles"] = dict(ks.kernel_cycles)
+        if ks.kernel_facts:
+            metrics["kernel_facts"] = dict(ks.kernel_facts)
         if ks.ghash and not config.constant_time:   # the per-key GHASH tables live in the context
             metrics["table_bytes"] = 4 * ks.ghash.words
     manifest = manifest_for(config, ks, report, metrics, ct.status)

@@ -77,6 +77,10 @@ _PRESETS += [
     _armv8("aes128gcm-armv8a-eor3", 128, eor3="on"),
 ]
 
+_PRESETS += [  # SPEEDY-r-192 in generated Thumb-2 (issue 16): speedy5ecb-m3 ... speedy7ctr-m4
+    (f"{c}{m}-{t[-2:]}", True, {"name": f"{c}{m}-{t[-2:]}", "cipher": c, "mode": m, "target": t})
+    for c in ("speedy5", "speedy6", "speedy7") for m in ("ecb", "ctr") for t in ("cortex-m3", "cortex-m4")]
+
 PRESETS: dict[str, dict] = {name: data for name, _, data in _PRESETS}
 DEFAULTS: list[str] = [name for name, default, _ in _PRESETS if default]
 

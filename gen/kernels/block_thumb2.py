@@ -23,16 +23,26 @@ ENC_PARAMS = [TF.Param("rk", "const uint32_t *", "rk"), TF.Param("out", "uint8_t
               TF.Param("in", "const uint8_t *", "in")]
 
 
-def thumb2(prefix: str, spec, core: str, seed: int = 0, **options) -> BlockKernel:
+def cheapest(program, name: str, params, core: str, seed: int = 0, strategies=("pressure",), **kw) -> TF.Function:
+    """``program`` compiled with each scheduling strategy in turn; the fewest modelled cycles
+    wins (ties: the first strategy)."""
+    fns = [TF.compile_function(program, name, params, core, seed, strategy=s, **kw) for s in strategies]
+    return min(fns, key=lambda fn: fn.cycles)
+
+
+def thumb2(prefix: str, spec, core: str, seed: int = 0, strategies=("pressure",), **options) -> BlockKernel:
+    """``strategies``: the list schedulers to try (thumb2_function.compile_function's
+    ``strategy``), the cheapest kept per function, for families without their own compilation
+    (ENCRYPT, KEYSCHEDULE)."""
     ks, enc = block_portable.programs(spec, **options)
     if spec.family in KEYSCHEDULE:
         kfn = KEYSCHEDULE[spec.family](spec, f"{prefix}_keyschedule", KS_PARAMS, core, seed, **options)
     else:
-        kfn = TF.compile_function(ks, f"{prefix}_keyschedule", KS_PARAMS, core, seed)
+        kfn = cheapest(ks, f"{prefix}_keyschedule", KS_PARAMS, core, seed, strategies)
     if spec.family in ENCRYPT:
         efn = ENCRYPT[spec.family](spec, f"{prefix}_encrypt_blocks", ENC_PARAMS, core, seed, **options)
     else:
-        efn = TF.compile_function(enc, f"{prefix}_encrypt_blocks", ENC_PARAMS, core, seed, pinned=("rk",))
+        efn = cheapest(enc, f"{prefix}_encrypt_blocks", ENC_PARAMS, core, seed, strategies, pinned=("rk",))
     rk_words = ks.mems["rk"][0]
     per_call = enc.mems["in"][0] * 4 // spec.block_bytes
     head = (f"/* {spec.title} for {core}: the bitsliced IR of gen/kernels/{spec.family} compiled to Thumb-2 by "

@@ -47,6 +47,9 @@ class KernelSet:
     #: the generator's own cycle-model figures of its asm kernels (gen/cores/timing.py), for the
     #: manifest's ``metrics.kernel_cycles``; empty for targets without generated asm
     kernel_cycles: dict = field(default_factory=dict)
+    #: other facts of the generated kernels (S-box gates, IR ops per round part), for the
+    #: manifest's ``metrics.kernel_facts``
+    kernel_facts: dict = field(default_factory=dict)
     #: RAM of caches beyond ctx (FACE), for the manifest's ``cache_bytes``
     cache_bytes: int = 0
     #: the core the checks emulate when not the target's usual one ("armv8a-max": EOR3 needs SHA-3)

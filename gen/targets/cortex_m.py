@@ -13,7 +13,7 @@ from gen.kernels.aes import ctr_thumb2 as aes_ctr_thumb2
 from gen.kernels.face import thumb2 as face_thumb2
 from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.kernels.ghash import thumb2 as ghash_thumb2
-from gen.kernels import block_thumb2, wipe
+from gen.kernels import block_figures, block_thumb2, wipe
 from gen.kernels.face import aes_face
 from gen.targets.common import GhashPart, KernelSet, ct_extra_lengths
 
@@ -52,13 +52,16 @@ def kernels(config: Config) -> KernelSet:
 def block_kernels(config: Config) -> KernelSet:
     """ecb / ctr: the cipher family's IR (gen/kernels/block_portable) in generated Thumb-2."""
     opts = {k: v for k, v in config.options().items() if k in ("slicing", "shiftrows")}
-    k = block_thumb2.thumb2(config.prefix, config.spec, config.target, config.seed, **opts)
-    return KernelSet(sections=[wipe.zero32_thumb2(config.prefix), k.code], target_guard=target_guard(config.target),
+    k = block_thumb2.thumb2(config.prefix, config.spec, config.target, config.seed,
+                            strategies=block_figures.strategies(config.spec), **opts)
+    comment, figures, facts = block_figures.thumb2(config.spec, config.target, config.seed)
+    return KernelSet(sections=[wipe.zero32_thumb2(config.prefix), comment + k.code], target_guard=target_guard(config.target),
                      block_bytes=k.block_bytes, blocks_per_call=k.blocks_per_call, rk_words=k.rk_words,
                      rk_comment=f"{config.spec.title} round keys, bitsliced ({k.rk_words} words)",
                      keyschedule="keyschedule", encrypt="encrypt_blocks", zero32_asm=True, file_scope_asm=True,
                      kernel_cycles={"keyschedule_call": k.stats["keyschedule"]["cycles"],
-                                    "encrypt_blocks_call": k.stats["encrypt_blocks"]["cycles"]})
+                                    "encrypt_blocks_call": k.stats["encrypt_blocks"]["cycles"], **figures},
+                     kernel_facts=facts)
 
 
 def aes_gcm_kernels(config: Config) -> KernelSet:

@@ -10,7 +10,8 @@ costs exactly its gate count (47) per application, whatever the columns' rotatio
 MixColumns XORs seven left rotations of a column by MC_OFFSETS = {0, 1, 5, 9, 15, 21, 26}.
 Two pairs share the distance 5 ({0, 5} and {21, 26}), so ``t = x ^ rotl(x, 5)`` and
 ``y = t ^ rotl(t, 21) ^ rotl(x, 1) ^ rotl(x, 9) ^ rotl(x, 15)``: 5 EORs instead of 6
-(``mix_plan`` finds such pairs for any offset set).  Round constants are folded into the next
+(``mix_plan`` finds such pairs for any offset set).  5 is the minimum for any chain of EORs of
+rotated words: gen/circuits/rotxor_chain.py checks every chain of 4 and none gives it.  Round constants are folded into the next
 round key by the key schedule, so a middle round costs 6 loads + 6 EORs (key) + 2 x 47 (S-box)
 + 6 x 5 (MixColumns) ops.
 """
