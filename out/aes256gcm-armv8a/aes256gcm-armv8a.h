@@ -98,6 +98,34 @@ __asm__(
 );
 
 
+/* aes256gcm_armv8a_zero_bytes: n bytes of zeros (wiping), an opaque call (gen/kernels/armv8/wipe.py) */
+void aes256gcm_armv8a_zero_bytes(void *p, size_t n);
+__asm__(
+    ".pushsection .text.aes256gcm_armv8a_zero_bytes,\"ax\",%progbits\n"
+    ".balign 16\n"
+    ".global aes256gcm_armv8a_zero_bytes\n"
+    ".type aes256gcm_armv8a_zero_bytes, %function\n"
+    "aes256gcm_armv8a_zero_bytes:\n"
+    "cmp x1, #16\n"
+    "b.lo 2f\n"
+    "1:\n"
+    "stp xzr, xzr, [x0], #16\n"
+    "sub x1, x1, #16\n"
+    "cmp x1, #16\n"
+    "b.hs 1b\n"
+    "2:\n"
+    "cbz x1, 4f\n"
+    "3:\n"
+    "strb wzr, [x0], #1\n"
+    "subs x1, x1, #1\n"
+    "b.ne 3b\n"
+    "4:\n"
+    "ret\n"
+    ".size aes256gcm_armv8a_zero_bytes, .-aes256gcm_armv8a_zero_bytes\n"
+    ".popsection\n"
+);
+
+
 /* aes256gcm_armv8a_aes_keyschedule: AES-256 key expansion (FIPS 197 5.2), SubWord by AESE with a zero key
  * (gen/kernels/armv8/aes.py): no table, no branch */
 void aes256gcm_armv8a_aes_keyschedule(uint32_t *rk, const uint8_t *key);
@@ -4026,8 +4054,7 @@ static uint32_t aes256gcm_armv8a_get32(const uint8_t *b)
 
 static void aes256gcm_armv8a_zero(void *p, size_t n)
 {
-    volatile uint8_t *v = (volatile uint8_t *)p;
-    while (n--) *v++ = 0;
+    aes256gcm_armv8a_zero_bytes(p, n);          /* assembly: an opaque call, the stores stay */
 }
 
 static void aes256gcm_armv8a_copy(uint8_t *d, const uint8_t *s, size_t n)
