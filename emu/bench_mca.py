@@ -190,6 +190,7 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
         "cycles_by_core": {core: {str(n): enc[n][core] for n in sizes} for core in cores},
         "cycles_per_byte_by_core": {core: {str(n): round(enc[n][core] / n, 3) for n in sizes} for core in cores},
         "decrypt_cycles": {str(n): dec[n][first] for n in sizes},
+        "decrypt_cycles_per_byte": {str(n): round(dec[n][first] / n, 3) for n in sizes},
         "decrypt_cycles_per_byte_by_core": {core: {str(n): round(dec[n][core] / n, 3) for n in sizes}
                                             for core in cores},
         "text_bytes": sizes_info["text_bytes"],

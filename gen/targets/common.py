@@ -44,6 +44,9 @@ class KernelSet:
     #: minimum, which clang -pedantic reports (-Woverlength-strings); the header silences that one
     #: warning around its implementation, for clang only
     file_scope_asm: bool = False
+    #: the target has ``{p}_zero_bytes(p, n)`` in assembly too: the glue's byte wipe calls it instead
+    #: of a volatile byte loop (armv8a: 16 bytes a store)
+    zero_bytes_asm: bool = False
     #: the generator's own cycle-model figures of its asm kernels (gen/cores/timing.py), for the
     #: manifest's ``metrics.kernel_cycles``; empty for targets without generated asm
     kernel_cycles: dict = field(default_factory=dict)

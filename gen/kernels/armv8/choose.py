@@ -70,7 +70,7 @@ def kernel_figures(keybits: int, unroll: int, method: str, spread: str, eor3: bo
     loops = {"ctr_ghash_pairs_loop": (stitched_body(keybits, unroll, method, spread, eor3), 16 * unroll),
              "ctr_ghash_pairs_loop_no_table": (stitched_body(keybits, unroll, method, spread, eor3, False),
                                                16 * unroll),
-             "ctr_pairs_loop": (ctr.block_group(unroll, nr, eor3), 16 * unroll),
+             "ctr_pairs_loop": (ctr.loop_body(unroll, nr, eor3), 16 * unroll),
              "ghash_blocks_loop": (ghash.group(unroll, method, eor3=eor3), 16 * unroll)}
     return {name: {c: round(loop_cycles(body, c) / nbytes, 3) for c in cores}
             for name, (body, nbytes) in loops.items()}

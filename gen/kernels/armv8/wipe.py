@@ -1,7 +1,9 @@
-"""``{prefix}_zero32(p, n)`` in A64: n words of zeros at a 4-byte aligned p (the glue's wipe of
-key-dependent structs; an opaque call, so it may wipe a struct of any member types, as
-gen/kernels/wipe.py explains for Thumb-2). Eight words per loop step by two STP of XZR (any
-4-byte alignment is fine for them on AArch64), then one word at a time. Loops on n only."""
+"""The wipes in A64: ``{prefix}_zero32(p, n)``, n words of zeros at a 4-byte aligned p (the glue's
+wipe of key-dependent structs; an opaque call, so it may wipe a struct of any member types, as
+gen/kernels/wipe.py explains for Thumb-2), eight words per loop step by two STP of XZR (any
+alignment is fine for them on AArch64), then one word at a time; and ``{prefix}_zero_bytes(p, n)``,
+n bytes at any p (the glue's byte wipe, otherwise a volatile byte loop), 16 bytes a step, then
+one byte at a time. Both loop on n only."""
 from __future__ import annotations
 
 from gen.kernels.armv8.asm import counted_loop, function
@@ -13,3 +15,10 @@ def zero32(prefix: str) -> str:
                         ["str wzr, [x0], #4"]) + ["ret"]
     return function(f"void {name}(void *p, size_t n)", name, body,
                     f"/* {name}: n words of zeros (wiping), an opaque call (gen/kernels/armv8/wipe.py) */")
+
+
+def zero_bytes(prefix: str) -> str:
+    name = f"{prefix}_zero_bytes"
+    body = counted_loop("x1", 16, ["stp xzr, xzr, [x0], #16"], 1, ["strb wzr, [x0], #1"]) + ["ret"]
+    return function(f"void {name}(void *p, size_t n)", name, body,
+                    f"/* {name}: n bytes of zeros (wiping), an opaque call (gen/kernels/armv8/wipe.py) */")
