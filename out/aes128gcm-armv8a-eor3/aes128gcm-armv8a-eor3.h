@@ -81,6 +81,10 @@ int  aes128gcm_armv8a_eor3_finish_verify(aes128gcm_armv8a_eor3_stream *s, const 
 #ifdef __cplusplus
 extern "C" {
 #endif
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Woverlength-strings"   /* the assembly blocks are long string literals */
+#endif
 
 
 /* aes128gcm_armv8a_eor3_zero32: n words of zeros (wiping), an opaque call (gen/kernels/armv8/wipe.py) */
@@ -4483,6 +4487,9 @@ int aes128gcm_armv8a_eor3_decrypt(const aes128gcm_armv8a_eor3_ctx *ctx, const ui
     return 0;
 }
 
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
 #ifdef __cplusplus
 }
 #endif

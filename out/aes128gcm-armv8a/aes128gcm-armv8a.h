@@ -81,6 +81,10 @@ int  aes128gcm_armv8a_finish_verify(aes128gcm_armv8a_stream *s, const uint8_t *t
 #ifdef __cplusplus
 extern "C" {
 #endif
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Woverlength-strings"   /* the assembly blocks are long string literals */
+#endif
 
 
 /* aes128gcm_armv8a_zero32: n words of zeros (wiping), an opaque call (gen/kernels/armv8/wipe.py) */
@@ -4607,6 +4611,9 @@ int aes128gcm_armv8a_decrypt(const aes128gcm_armv8a_ctx *ctx, const uint8_t *iv,
     return 0;
 }
 
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -11,7 +11,7 @@
  *     #define SPEEDY6ECB_M3_IMPLEMENTATION
  *     #include "speedy6ecb-m3.h"
  * Every other file includes it without the #define. Freestanding: only <stdint.h> and
- * <stddef.h>, no libc calls, no allocation.
+ * <stddef.h>, no libc calls, no allocation. C99 or later, or C++11 or later (C linkage).
  */
 #ifndef SPEEDY6ECB_M3_H
 #define SPEEDY6ECB_M3_H
@@ -23,6 +23,14 @@
 #if !defined(__thumb2__) || !(defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
 #error "this drop is generated for cortex-m3: compile it as Thumb-2 for ARMv7-M or ARMv7E-M (Cortex-M3/M4: -mcpu=cortex-m3 -mthumb)"
 #endif
+#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)
+#error "this drop is little-endian only (its assembly reads and writes bytes as little-endian words): compile it without -mbig-endian"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define SPEEDY6ECB_M3_EARG       (-2)   /* bad argument */
 #define SPEEDY6ECB_M3_KEYBYTES   24
 #define SPEEDY6ECB_M3_BLOCKBYTES 24
@@ -37,10 +45,23 @@ void speedy6ecb_m3_wipe(speedy6ecb_m3_ctx *ctx);
 void speedy6ecb_m3_ecb_encrypt(const speedy6ecb_m3_ctx *ctx, uint8_t *out, const uint8_t *in, size_t nblocks);
 
 
+#ifdef __cplusplus
+}
+#endif
+
 #endif /* SPEEDY6ECB_M3_H */
 
 #if defined(SPEEDY6ECB_M3_IMPLEMENTATION) && !defined(SPEEDY6ECB_M3_IMPLEMENTATION_DONE)
 #define SPEEDY6ECB_M3_IMPLEMENTATION_DONE
+
+/* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Woverlength-strings"   /* the assembly blocks are long string literals */
+#endif
 
 
 /* speedy6ecb_m3_zero32: n words of zeros at a 4-byte aligned p (wiping), STMIA of 8 registers;
@@ -1686,4 +1707,10 @@ void speedy6ecb_m3_ecb_encrypt(const speedy6ecb_m3_ctx *ctx, uint8_t *out, const
 }
 
 
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 #endif /* SPEEDY6ECB_M3_IMPLEMENTATION */

@@ -11,7 +11,7 @@
  *     #define SPEEDY7ECB_M4_IMPLEMENTATION
  *     #include "speedy7ecb-m4.h"
  * Every other file includes it without the #define. Freestanding: only <stdint.h> and
- * <stddef.h>, no libc calls, no allocation.
+ * <stddef.h>, no libc calls, no allocation. C99 or later, or C++11 or later (C linkage).
  */
 #ifndef SPEEDY7ECB_M4_H
 #define SPEEDY7ECB_M4_H
@@ -23,6 +23,14 @@
 #if !defined(__thumb2__) || !defined(__ARM_ARCH_7EM__)
 #error "this drop is generated for cortex-m4: compile it as Thumb-2 for ARMv7E-M (Cortex-M4: -mcpu=cortex-m4 -mthumb)"
 #endif
+#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)
+#error "this drop is little-endian only (its assembly reads and writes bytes as little-endian words): compile it without -mbig-endian"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define SPEEDY7ECB_M4_EARG       (-2)   /* bad argument */
 #define SPEEDY7ECB_M4_KEYBYTES   24
 #define SPEEDY7ECB_M4_BLOCKBYTES 24
@@ -37,10 +45,23 @@ void speedy7ecb_m4_wipe(speedy7ecb_m4_ctx *ctx);
 void speedy7ecb_m4_ecb_encrypt(const speedy7ecb_m4_ctx *ctx, uint8_t *out, const uint8_t *in, size_t nblocks);
 
 
+#ifdef __cplusplus
+}
+#endif
+
 #endif /* SPEEDY7ECB_M4_H */
 
 #if defined(SPEEDY7ECB_M4_IMPLEMENTATION) && !defined(SPEEDY7ECB_M4_IMPLEMENTATION_DONE)
 #define SPEEDY7ECB_M4_IMPLEMENTATION_DONE
+
+/* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Woverlength-strings"   /* the assembly blocks are long string literals */
+#endif
 
 
 /* speedy7ecb_m4_zero32: n words of zeros at a 4-byte aligned p (wiping), STMIA of 8 registers;
@@ -1861,4 +1882,10 @@ void speedy7ecb_m4_ecb_encrypt(const speedy7ecb_m4_ctx *ctx, uint8_t *out, const
 }
 
 
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
+#ifdef __cplusplus
+}
+#endif
 #endif /* SPEEDY7ECB_M4_IMPLEMENTATION */
