@@ -101,3 +101,22 @@ def test_a_drop_that_fails_the_constant_time_check_is_not_written(tmp_path, monk
     with pytest.raises(build_mod.ConstantTimeError, match="decrypt"):
         build_mod.build(presets.preset("aes128gcm-portable"), "slicegen build x", tmp_path / "o")
     assert not (tmp_path / "o" / "aes128gcm-portable").exists()
+
+
+def test_build_jobs_must_be_positive(tmp_path):
+    proc = run_cli("build", "speedy5ecb-portable", "-j", "0", "-o", str(tmp_path / "o"))
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "--jobs 0" in proc.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_parallel_build_writes_the_same_drops(tmp_path):
+    """`build -j 2` (what make runs) writes byte for byte what one process writes."""
+    names = ["speedy5ecb-portable", "speedy6ecb-portable"]
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert run_cli("build", *names, "-o", str(one)).returncode == 0
+    proc = run_cli("build", *names, "-j", "2", "-o", str(two))
+    assert proc.returncode == 0, proc.stderr
+    for n in names:
+        for f in (f"{n}.h", "manifest.json"):
+            assert (one / n / f).read_bytes() == (two / n / f).read_bytes()
