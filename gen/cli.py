@@ -72,7 +72,7 @@ def cmd_build(args) -> int:
         if config.name in seen:
             raise ConfigError(f"two configurations are named {config.name!r}")
         seen.add(config.name)
-    jobs = args.jobs or 1
+    jobs = args.jobs
     if jobs < 1:
         raise ConfigError(f"--jobs {jobs}: give a number of processes >= 1")
     results = {}
