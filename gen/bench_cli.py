@@ -22,8 +22,9 @@ def format_table(manifest: dict, metrics: dict) -> str:
     """The text block printed for one drop."""
     lines = [f"{manifest['name']}  ({manifest['cipher']} {manifest.get('mode', 'gcm')} "
              f"{manifest['target']}, measured on {metrics['core']}, {metrics['compiler']})",
-             f"  model: {metrics['model']}",
-             f"  {'message bytes':>13}  {'cycles':>10}  {'cycles/byte':>11}  {'decrypt c/B':>11}"]
+             f"  model: {metrics['model']}"]
+    if metrics.get("cycles"):                 # ECB-only drops have no per-message figures
+        lines.append(f"  {'message bytes':>13}  {'cycles':>10}  {'cycles/byte':>11}  {'decrypt c/B':>11}")
     dec = metrics.get("decrypt_cycles_per_byte") or {}
     for n, c in (metrics.get("cycles") or {}).items():
         d = f"{dec[n]:>11.2f}" if n in dec else f"{'':>11}"
