@@ -41,7 +41,7 @@ def score(config: Config, seed: int) -> dict:
     t0 = time.perf_counter()
     code = aes_thumb2.thumb2(config.prefix, 8 * config.spec.key_bytes, config.slicing, config.target, seed)
     st = code.stats["thumb2"]
-    return {"candidate": seed, "cycles": st["cycles"], "spills": st["spills"],
+    return {"config": config.name, "candidate": seed, "cycles": st["cycles"], "spills": st["spills"],
             "instructions": st["instructions"], "worker": f"pid {os.getpid()}",
             "seconds": round(time.perf_counter() - t0, 3)}
 
@@ -90,6 +90,9 @@ def search(config: Config, budget: int, first_seed: int, jobs: int = 1, log: Pat
     check(config, budget, first_seed, jobs)
     todo = candidates(config, budget, first_seed)
     done = read_log(log) if (log is not None and resume) else {}
+    for line in done.values():
+        if line.get("config") != config.name:
+            raise ConfigError(f"--resume: {log} is a log of {line.get('config')!r}, not {config.name!r}")
     done = {seed: line for seed, line in done.items() if seed in todo}
     missing = [seed for seed in todo if seed not in done]
     out = None
@@ -100,10 +103,10 @@ def search(config: Config, budget: int, first_seed: int, jobs: int = 1, log: Pat
             if seed in done:
                 out.write(json.dumps(done[seed]) + "\n")
         out.flush()
+    pool = None
     try:
         if jobs == 1 or len(missing) < 2:
             scored = (score(config, seed) for seed in missing)
-            pool = None
         else:
             from concurrent.futures import ProcessPoolExecutor
             pool = ProcessPoolExecutor(max_workers=min(jobs, len(missing)))
@@ -114,9 +117,9 @@ def search(config: Config, budget: int, first_seed: int, jobs: int = 1, log: Pat
                 out.write(json.dumps(line) + "\n")
                 out.flush()
             say(f"  seed {line['candidate']}: {line['cycles']} cycles ({i + 1}/{len(missing)})")
-        if pool is not None:
-            pool.shutdown()
     finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
         if out is not None:
             out.close()
     if log is not None:   # candidate order, whatever was resumed: the file a fresh run writes

@@ -45,7 +45,9 @@ def test_explore_never_writes_a_drop_slower_than_the_baseline(tmp_path, capsys):
     assert manifest["validation"]["constant_time_check"] == "verified"
     header = (tmp_path / PRESET / f"{PRESET}.h").read_text()
     assert f"command: slicegen explore {PRESET} --budget 3 --seed 100" in header
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert "seed 100:" not in captured.err         # progress only on a terminal
+    out = captured.out
     assert out.splitlines()[0].split() == ["candidate", "cycles", "spills"]
     assert f"best seed {written}: {lines[written]['cycles']} cycles" in out
     best_rows = [row.split() for row in out.splitlines() if "best" in row and not row.startswith(PRESET)]
@@ -66,6 +68,10 @@ def test_the_log_is_reproduced_by_any_jobs_and_resumed(tmp_path):
     resumed = search(config, 3, 7, jobs=1, log=cut, resume=True)
     assert resumed[:2] == one[:2]                 # kept as they were (timing too): not scored again
     assert [reproducible(line) for line in resumed] == [reproducible(line) for line in one]
+    assert [json.loads(t) for t in cut.read_text().splitlines()] == resumed
+    # another configuration's log is refused before anything is scored or written
+    with pytest.raises(ConfigError, match="a log of 'aes128gcm-m4-ffs'"):
+        search(presets.preset("aes128gcm-m3-ffs"), 3, 7, log=cut, resume=True)
     assert [json.loads(t) for t in cut.read_text().splitlines()] == resumed
 
 
