@@ -151,8 +151,9 @@ def cmd_explore(args) -> int:
     config, _ = resolve(args.config)
     command = f"slicegen explore {Path(args.config).name if args.config.endswith('.toml') else args.config} " \
               f"--budget {args.budget} --seed {args.seed}"
+    log = Path(args.log) if args.log else None
     try:
-        explore(config, command, args.budget, args.seed, Path(args.output))
+        explore(config, command, args.budget, args.seed, Path(args.output), args.jobs, log, args.resume)
     except check_failures() as exc:
         print(f"slicegen: {config.name}: {exc}\nslicegen: {config.name}: nothing written", file=sys.stderr)
         return 1
@@ -182,6 +183,11 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("config", metavar="PRESET|FILE.toml")
     s.add_argument("--budget", type=int, default=16, help="how many schedule seeds to try (default 16)")
     s.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
+    s.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                   help="candidates scored at once, one process each (default: the local cores)")
+    s.add_argument("--log", metavar="FILE.jsonl",
+                   help="results log, one JSON line per candidate (default: OUTPUT/explore-NAME.jsonl)")
+    s.add_argument("--resume", action="store_true", help="keep the candidates already in the log, score the rest")
     s.add_argument("-o", "--output", default="explored", help="output folder (default: explored)")
     s.set_defaults(func=cmd_explore)
     return p
