@@ -36,9 +36,16 @@ def _ids(sets):
     return [s.label.replace(" ", "_") for s in sets]
 
 
+#: targets whose drops the matrix does not cover yet: emu/flagsets.py knows the Cortex-M and host
+#: compilers only; the AArch64 flag sets (aarch64-linux-gnu-gcc, clang --target=aarch64) are
+#: open work of issue 17. test_uncovered_drops_are_exactly_armv8a keeps this list honest.
+NOT_COVERED = ("armv8a",)
+
+
 def pytest_generate_tests(metafunc):
     every = metafunc.config.getoption("--vendor-all")
-    names = presets.DEFAULTS if every else REPRESENTATIVE
+    names = [n for n in (presets.DEFAULTS if every else REPRESENTATIVE)
+             if presets.preset(n).target not in NOT_COVERED]
     if "cross" in metafunc.fixturenames:        # (drop, flag set) pairs
         pairs = [(n, s) for n in names
                  for s in (flagsets.cross_sets() if every or n in FULL_MATRIX else flagsets.key_sets())]
@@ -141,3 +148,9 @@ def test_a_loop_that_becomes_memset_fails_the_link(tmp_path):
     os_ = flagsets.FlagSet("gcc", (*flagsets.C99, "-Os"))
     with pytest.raises(toolchain.BuildError, match="undefined reference to `memset'"):
         vendoring.link(header, d.prefix, d.core, 16, os_, tmp_path / "w")
+
+
+def test_uncovered_drops_are_exactly_armv8a():
+    """The only default drops the vendoring matrix leaves out are the ARMv8-A ones (NOT_COVERED)."""
+    left_out = {n for n in presets.DEFAULTS if presets.preset(n).target in NOT_COVERED}
+    assert left_out == {n for n in presets.DEFAULTS if n.endswith(("-armv8a", "-armv8a-eor3"))} != set()
