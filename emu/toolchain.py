@@ -158,9 +158,11 @@ def elf_symbols(elf: Path, workdir: Path) -> dict[str, tuple[int, int]]:
 
 def build_host_library(header: Path, prefix: str, workdir: Path, driver: Path = DRIVER,
                        defines: tuple[str, ...] = ()) -> Path:
-    """The same driver as a host shared library (portable target), for ctypes."""
+    """The same driver as a host shared library (portable target), for ctypes, with the host
+    platform's compiler (emu/platforms/host.py)."""
     lib = workdir / "driver_host.so"
-    run([tool("gcc"), *STRICT, "-shared", "-fPIC", *driver_defines(header, prefix), *defines, str(driver),
+    host = platforms.HOST
+    run([tool(host.cc), *STRICT, *host.flags, *driver_defines(header, prefix), *defines, str(driver),
          "-o", str(lib)], workdir)
     return lib
 

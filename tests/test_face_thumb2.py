@@ -169,7 +169,7 @@ def _r2_fill_plain(keybits: int, slicing: str) -> ir.Program:
     from gen.kernels.aes.fixsliced import alignments, check_args
     a2 = alignments(check_args(keybits, slicing), slicing)[2]
     b = ir.Builder("plain_fill")
-    cst = af._Consts(b)
+    cst = af.Consts(b)
     b.declare("fs", af.FS_WORDS["r2"], "r")
     b.declare("sv", 8, "r")
     b.declare("tab", af.GROUP * af.ENTRY_WORDS["r2"], "w")

@@ -7,7 +7,7 @@ one group: ``ror(src & mask, rot)``; a destination word is the XOR of its groups
 destination word: one AND per group (none when the mask keeps every live bit of the source),
 one EOR per group after the first, plus one ROR when no group stays in place.  Masks that are
 not Thumb-2 immediates are materialised once with ``movc`` and shared (aes_face's constant
-cache, ``_Consts``).
+cache, ``Consts``).
 
 The same emitter serves within-word permutations (Rijndael-256's explicit ShiftRows), byte-order
 transposes (SPEEDY's packing) and key-bit permutations.
@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Mapping, Optional
 
 from gen.ir import MASK32, Builder
-from gen.kernels.face.aes_face import _Consts as Consts   # movc once per constant per program
+from gen.kernels.face.aes_face import Consts   # movc once per constant per program
 
 BitRef = tuple[int, int]      # (word index, bit position 0 = LSB)
 

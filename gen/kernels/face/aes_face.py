@@ -169,7 +169,7 @@ def r1_shifts(a1: int) -> tuple[int, ...]:
 
 # ---- small emitters ----
 
-class _Consts:
+class Consts:
     """movc once per constant per program."""
 
     def __init__(self, b: Builder):
@@ -224,7 +224,7 @@ def emit_broadcast_pair(b: Builder, q: int, pos: int) -> int:
     return t
 
 
-def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1, 2, 4, 8, 16),
+def emit_transpose32(b: Builder, cst: Consts, rows: list, sink=None, stages=(1, 2, 4, 8, 16),
                      parity=None) -> list[int]:
     """32x32 bit transpose: out[l] bit p = rows[p] bit l. None rows are zero. Leaving a stage j
     out of `stages` keeps bit j of the row index and of the bit position where they were
@@ -249,7 +249,7 @@ def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1,
                     continue
                 for p in range(blk, blk + 8):
                     if not p & j and p % 2 in half:
-                        _swapmove(b, cst, x, p, j)
+                        swapmove(b, cst, x, p, j)
         for q in range(8):
             if q % 2 not in half:
                 continue
@@ -258,7 +258,7 @@ def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1,
                     continue
                 for p in (q, q + 8, q + 16, q + 24):
                     if not p & j:
-                        _swapmove(b, cst, x, p, j)
+                        swapmove(b, cst, x, p, j)
             if sink:
                 for p in (q, q + 8, q + 16, q + 24):
                     sink(p, x[p])
@@ -266,7 +266,7 @@ def emit_transpose32(b: Builder, cst: _Consts, rows: list, sink=None, stages=(1,
     return x
 
 
-def _swapmove(b: Builder, cst: _Consts, x: list, p: int, j: int) -> None:
+def swapmove(b: Builder, cst: Consts, x: list, p: int, j: int) -> None:
     """SWAPMOVE of rows p, p + j in place: lane bit j <-> row bit j (None rows are zero)."""
     m = dict(TRANSPOSE_MASKS)[j]
     lo, hi = x[p], x[p + j]
@@ -287,7 +287,7 @@ def _swapmove(b: Builder, cst: _Consts, x: list, p: int, j: int) -> None:
         x[p], x[p + j] = b.eor(lo, t, shift=("lsl", j)), b.eor(hi, t)
 
 
-def _transpose_rest(b: Builder, cst: _Consts, rows: list, sink, parity: int, stages) -> list:
+def _transpose_rest(b: Builder, cst: Consts, rows: list, sink, parity: int, stages) -> list:
     """The SWAPMOVE ``stages`` of the 16 rows p = parity mod 2 (all present), on each group of
     rows that agree in the row bits of the other stages; each group's words are handed to
     ``sink`` as soon as they are final (the r2 fill after its stage 16: stages 2, 4, 8 on each
@@ -302,7 +302,7 @@ def _transpose_rest(b: Builder, cst: _Consts, rows: list, sink, parity: int, sta
         for j in stages:
             for p in group:
                 if not p & j:
-                    _swapmove(b, cst, x, p, j)
+                    swapmove(b, cst, x, p, j)
         if sink:
             for p in group:
                 sink(p, x[p])
@@ -346,7 +346,7 @@ def face_setup_ir(keybits: int, slicing: str, depth: str) -> Program:
     check_depth(depth)
     al = alignments(nr, slicing)
     b = Builder(f"aes{keybits}_{slicing}_face_{depth}_setup")
-    cst = _Consts(b)
+    cst = Consts(b)
     b.declare("ctr", 4, "r")
     b.declare("rk", 8 * (nr + 1), "r", constant=True)
     b.declare("fs", FS_WORDS[depth], "w")
@@ -427,7 +427,7 @@ def fill_program(keybits: int, slicing: str, depth: str) -> tuple[Program, list]
     check_depth(depth)
     al = alignments(nr, slicing)
     b = Builder(f"aes{keybits}_{slicing}_face_{depth}_fill")
-    cst = _Consts(b)
+    cst = Consts(b)
     marks = []
     b.declare("fs", FS_WORDS[depth], "r")
     b.declare(fill_in(depth), 8, "r")
@@ -493,7 +493,7 @@ def fill_order(marks: list, n_ops: int, orders: dict) -> list:
     return order
 
 
-def emit_r2_plane(b: Builder, cst: _Consts, y: list, plane: int, a2: int) -> None:
+def emit_r2_plane(b: Builder, cst: Consts, y: list, plane: int, a2: int) -> None:
     """Plane `plane` of the 16 r2 pair entries: the 16-row half (row parity t = plane & 1) of
     transpose i = plane >> 1, its rows made from the Y_r planes just before it (see
     ``y_multiple``), C2 XORed into each word on its way to the table.
@@ -572,7 +572,7 @@ def face_encrypt2_ir(keybits: int, slicing: str, depth: str) -> Program:
     check_depth(depth)
     al = alignments(nr, slicing)
     b = Builder(f"aes{keybits}_{slicing}_face_{depth}_encrypt2")
-    cst = _Consts(b)
+    cst = Consts(b)
     n = ENTRY_WORDS[depth]
     b.declare("e", 2 * n, "r")                 # the entries of v0 and v0 + 1, adjacent in the table
     b.declare("rk", 8 * (nr + 1), "r", constant=True)

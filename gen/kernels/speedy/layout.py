@@ -24,7 +24,7 @@ from __future__ import annotations
 from gen.ciphers.base import bits_of, bytes_of
 from gen.ir import Builder
 from gen.kernels import bitperm
-from gen.kernels.face.aes_face import _swapmove        # SWAPMOVE with zero words and the 16 case
+from gen.kernels.face.aes_face import swapmove        # SWAPMOVE with zero words and the 16 case
 from gen.kernels.bitperm import Consts
 
 ROWS, COLS = 32, 6
@@ -90,7 +90,7 @@ def emit_halves(b: Builder, consts, words: list[int], undo: bool = False) -> lis
     for k in range(3):
         hi, lo = (2 * k, 2 * k + 1) if undo else (k, k + 3)
         x = {0: words[lo], 16: words[hi]}            # SWAPMOVE(lo, hi) as on rows 0 and 16
-        _swapmove(b, consts, x, 0, 16)
+        swapmove(b, consts, x, 0, 16)
         hi, lo = (k, k + 3) if undo else (2 * k, 2 * k + 1)
         out[hi], out[lo] = x[16], x[0]
     return out
@@ -103,7 +103,7 @@ def emit_network(b: Builder, consts, words: list, stages=NETWORK_STAGES) -> list
     for j in stages:
         for p in range(L_WORDS):
             if not p & j:
-                _swapmove(b, consts, x, p, j)
+                swapmove(b, consts, x, p, j)
     return list(reversed(x))
 
 
