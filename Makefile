@@ -36,11 +36,12 @@ toolchain:
 	   clang -x c -fsanitize=address,undefined - -o /dev/null >/dev/null 2>&1; } || { \
 	  echo "installing clang libclang-rt-dev (apt)"; \
 	  $(APT_INSTALL) clang libclang-rt-dev >/dev/null; }
-	@# armv8a (issue 17): the AArch64 cross compiler, llvm-mca-19 (the A-class cost model), qemu-aarch64
-	@{ command -v aarch64-linux-gnu-gcc && command -v llvm-mca-19 && command -v llvm-objdump-19 \
-	   && command -v qemu-aarch64; } >/dev/null 2>&1 || { \
-	  echo "installing gcc-aarch64-linux-gnu llvm-19 qemu-user (apt)"; \
-	  $(APT_INSTALL) gcc-aarch64-linux-gnu libc6-dev-arm64-cross llvm-19 qemu-user >/dev/null; }
+	@# armv8a (issue 17): the AArch64 cross compilers (C++ for the vendoring matrix), llvm-mca-19
+	@# (the A-class cost model), qemu-aarch64
+	@{ command -v aarch64-linux-gnu-gcc && command -v aarch64-linux-gnu-g++ && command -v llvm-mca-19 \
+	   && command -v llvm-objdump-19 && command -v qemu-aarch64; } >/dev/null 2>&1 || { \
+	  echo "installing gcc-aarch64-linux-gnu g++-aarch64-linux-gnu llvm-19 qemu-user (apt)"; \
+	  $(APT_INSTALL) gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross llvm-19 qemu-user >/dev/null; }
 
 test: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider

@@ -176,7 +176,7 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
         "model": model_name(cores),
         "core": fw.core,
         "mca_cores": list(cores),
-        "compiler": f"{plat.cc} {compiler_version(plat)} {' '.join(plat.core_flags[fw.core])} -O2",
+        "compiler": toolchain.compiler_description(fw.core),
         "key_setup_cycles": init[first],
         "key_setup_cycles_by_core": init,
         "key_schedule_cycles": schedule[first],
@@ -201,6 +201,3 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
         "stack_bytes": r.stack,
     }
 
-
-def compiler_version(plat) -> str:
-    return subprocess.run([toolchain.tool(plat.cc), "-dumpversion"], capture_output=True, text=True).stdout.strip()

@@ -2,17 +2,18 @@
 linked with outside the build's own flags (emu/toolchain.build_cflags), by emu/vendoring.py for
 tests/test_vendoring.py and `make vendor-check`.
 
-A flag set is a compiler (gcc: arm-none-eabi-gcc, or the host's gcc; clang: Debian's clang,
-for a core with --target=thumbv7em/thumbv7m-none-eabi) plus language, warning and optimisation
-flags; the core's own flags (-mcpu, -mthumb, float ABI) come from the core. Clang needs no libc
-headers for a bare target: the drop includes only <stdint.h> and <stddef.h>, which clang ships
-(it uses its own when no C library provides them), with -ffreestanding and without.
+A flag set is a compiler (gcc: arm-none-eabi-gcc, aarch64-linux-gnu-gcc for the ARMv8-A cores,
+or the host's gcc; clang: Debian's clang, for a core with --target=thumbv7em/thumbv7m-none-eabi
+or aarch64-linux-gnu) plus language, warning and optimisation flags; the core's own flags (-mcpu,
+-mthumb, float ABI; -march for AArch64) come from the core. Clang needs no libc headers for a
+bare target: the drop includes only <stdint.h> and <stddef.h>, which clang ships (it uses its
+own when no C library provides them), with -ffreestanding and without.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from emu import toolchain
+from emu import platforms, toolchain
 
 C99 = ("-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic")
 C11 = ("-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic")
@@ -22,10 +23,15 @@ C11 = ("-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic")
 CXX11_EH = ("-x", "c++", "-std=c++11", "-Wall", "-Wextra", "-Werror", "-pedantic")
 CXX11 = (*CXX11_EH, "-fno-exceptions", "-fno-rtti")
 #: what a C++ unit with exceptions may leave undefined on ARM: the EHABI personality routines
+#: (AArch64 unwinds from .eh_frame, which names no routine for C code: nothing there)
 UNWINDER = ("__aeabi_unwind_cpp_pr0", "__aeabi_unwind_cpp_pr1", "__aeabi_unwind_cpp_pr2")
 #: what size-conscious trees add to -Os: one section per function and object, unused ones dropped
 SECTIONS = ("-ffunction-sections", "-fdata-sections")
-CLANG_TARGET = {"cortex-m4": "thumbv7em-none-eabi", "cortex-m3": "thumbv7m-none-eabi"}
+#: clang's target and core flags per core (gcc's come from the core's platform, emu/platforms)
+CLANG_TARGET = {"cortex-m4": ("--target=thumbv7em-none-eabi", "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=soft"),
+                "cortex-m3": ("--target=thumbv7m-none-eabi", "-mcpu=cortex-m3", "-mthumb", "-mfloat-abi=soft"),
+                **{core: ("--target=aarch64-linux-gnu", *flags)
+                   for core, flags in platforms.AARCH64.core_flags.items()}}
 FREESTANDING = ("-ffreestanding",)
 
 
@@ -49,9 +55,9 @@ class FlagSet:
         if core is None:
             return [toolchain.tool(self.compiler), *self.flags]
         if self.compiler == "gcc":
-            return [toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS[core], *self.flags]
-        return [toolchain.tool("clang"), f"--target={CLANG_TARGET[core]}", f"-mcpu={core}", "-mthumb",
-                "-mfloat-abi=soft", *self.flags]
+            plat = toolchain.platform_of_core(core)
+            return [toolchain.tool(plat.cc), *plat.core_flags[core], *self.flags]
+        return [toolchain.tool("clang"), *CLANG_TARGET[core], *self.flags]
 
     def link_flags(self) -> list[str]:
         """What the link step repeats (optimisation and LTO) or adds (--gc-sections)."""

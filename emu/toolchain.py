@@ -24,16 +24,25 @@ CORE_FLAGS = {core: list(flags) for core, flags in platforms.ARMV7M.core_flags.i
 ARM_GCC = platforms.ARMV7M.cc
 
 
+def platform_of_core(core: str):
+    """The platform (emu/platforms) whose compiler flags select ``core``."""
+    for plat in platforms.PLATFORMS.values():
+        if core in plat.core_flags:
+            return plat
+    raise ValueError(f"no platform has core {core!r}")
+
+
 def build_cflags(core: str) -> list[str]:
     """The flags of the build's own compiles for a core (checks, figures, sizes)."""
-    return [*CORE_FLAGS[core], *STRICT, "-ffreestanding"]
+    return [*platform_of_core(core).core_flags[core], *STRICT, "-ffreestanding"]
 
 
 def compiler_description(core: str) -> str:
     """`arm-none-eabi-gcc 12.2.1 -mcpu=... -O2 -ffreestanding`: the exact compiler and flags the
     figures of a drop for ``core`` are for (C code's cycles depend on both)."""
-    version = run([tool(ARM_GCC), "-dumpversion"], Path.cwd()).strip()
-    return f"{ARM_GCC} {version} {' '.join(build_cflags(core))}"
+    cc = platform_of_core(core).cc
+    version = run([tool(cc), "-dumpversion"], Path.cwd()).strip()
+    return f"{cc} {version} {' '.join(build_cflags(core))}"
 
 
 class BuildError(Exception):
@@ -145,9 +154,10 @@ def link_firmware(sources, core: str, workdir: Path, compiler: list[str] | None 
 
 def elf_symbols(elf: Path, workdir: Path) -> dict[str, tuple[int, int]]:
     """{name: (address without the Thumb bit, size)} of an ELF's symbols (``nm -S``; size 0
-    for those without one, e.g. labels)."""
+    for those without one, e.g. labels); an AArch64 ELF (e_machine 183) is read by its nm."""
     symbols = {}
-    for line in run([tool("arm-none-eabi-nm"), "-S", str(elf)], workdir).splitlines():
+    nm = "aarch64-linux-gnu-nm" if elf.read_bytes()[18:20] == b"\xb7\x00" else "arm-none-eabi-nm"  # e_machine
+    for line in run([tool(nm), "-S", str(elf)], workdir).splitlines():
         parts = line.split()
         if len(parts) == 4:
             symbols[parts[3]] = (int(parts[0], 16) & ~1, int(parts[1], 16))
@@ -179,17 +189,25 @@ def assemble(source: str, core: str, workdir: Path) -> bytes:
 
 # -- other platforms (emu/platforms): the same firmware recipe with the platform's compiler ------
 def build_platform_firmware(plat, header: Path, prefix: str, core: str, workdir: Path,
-                            driver: Path = DRIVER, defines: tuple[str, ...] = ()) -> Firmware:
+                            driver: Path = DRIVER, defines: tuple[str, ...] = (),
+                            compiler: list[str] | None = None) -> Firmware:
     """Link a batch driver with the drop for `core` of platform `plat` (emu/platforms; today
     aarch64): freestanding, static, no start files, the same memory map and linker script as
-    the Cortex-M firmware."""
+    the Cortex-M firmware. ``compiler``: a user's compile command (emu/flagsets.py, no -c/-o)
+    for the driver and the drop, which are then linked by the platform's compiler the same way."""
     ld = workdir / "link.ld"
     ld.write_text(layout.LINKER_SCRIPT)
     elf = workdir / "fw.elf"
-    run([tool(plat.cc), *plat.core_flags[core], *STRICT, "-ffreestanding", "-nostdlib", "-nostartfiles",
-         "-static", "-fno-pic", "-no-pie", "-Wl,--build-id=none", "-fno-asynchronous-unwind-tables",
-         *driver_defines(header, prefix), *defines, "-T", str(ld),
-         str(driver), "-lgcc", "-o", str(elf)], workdir)
+    link = [tool(plat.cc), *plat.core_flags[core], "-nostdlib", "-nostartfiles", "-static", "-no-pie",
+            "-Wl,--build-id=none", "-T", str(ld)]
+    if compiler is None:
+        run([*link, *STRICT, "-ffreestanding", "-fno-pic", "-fno-asynchronous-unwind-tables",
+             *driver_defines(header, prefix), *defines, str(driver), "-lgcc", "-o", str(elf)], workdir)
+    else:
+        obj = workdir / "fw0.o"     # -fno-pic: no GOT, since the emulator loads .text and .rodata only
+        run([*compiler, "-fno-pic", *driver_defines(header, prefix), *defines, "-c", str(driver), "-o", str(obj)],
+            workdir)
+        run([*link, str(obj), "-lgcc", "-o", str(elf)], workdir)
     out = run([tool(plat.tool("size")), "-A", str(elf)], workdir)
     for line in out.splitlines():
         parts = line.split()

@@ -3,9 +3,10 @@ the build's own: the checks behind tests/test_vendoring.py and `make vendor-chec
 
 * ``link``: two translation units, the implementation (the IMPLEMENTATION macro defined) and a
   caller of every API function (emu/vendor_caller.c, header only), each compiled with its flag
-  set, linked by arm-none-eabi-gcc with -nostdlib -nostartfiles and libgcc only (libgcc is the
-  compiler's runtime, not libc), so any libc call (memset, memcpy, ...) fails the link. The
-  host form (portable drops) links a static executable the same way.
+  set, linked by the core's gcc (arm-none-eabi-gcc, aarch64-linux-gnu-gcc) with -nostdlib
+  -nostartfiles and libgcc only (libgcc is the compiler's runtime, not libc), so any libc call
+  (memset, memcpy, ...) fails the link. The host form (portable drops) links a static
+  executable the same way.
 * ``validate_under``: the batch driver and the drop compiled with a user's flag set, run in the
   emulator on the NIST, spec and differential cases (emu/validate.py), so a miscompile under
   those flags is caught, not only a link error.
@@ -63,7 +64,8 @@ def link(header: Path, prefix: str, core: str | None, keybytes: int, impl: FlagS
     if core is None:
         linker = [toolchain.tool(impl.compiler), "-static"]
     else:
-        linker = [toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS[core]]
+        plat = toolchain.platform_of_core(core)
+        linker = [toolchain.tool(plat.cc), *plat.core_flags[core], "-static"]
     toolchain.run([*linker, *impl.link_flags(), "-nostdlib", "-nostartfiles", "-e", "sg_start",
                    str(impl_obj), str(caller_obj), *([] if core is None else ["-lgcc"]),
                    "-o", str(elf)], workdir)
@@ -77,18 +79,23 @@ def implementation_imports(header: Path, prefix: str, core: str | None, flags: F
     obj = workdir / "impl.o"
     toolchain.run([*flags.command(core), "-c", str(_impl_source(header, prefix, workdir)), "-o", str(obj)],
                   workdir)
-    nm = toolchain.tool("arm-none-eabi-nm" if core else "nm")
+    nm = toolchain.tool(toolchain.platform_of_core(core).tool("nm") if core else "nm")
     out = toolchain.run([nm, "-u", str(obj)], workdir)
     return [line.split()[-1] for line in out.splitlines() if line.strip()]
 
 
 def validate_under(header: Path, prefix: str, target: str, keybits: int, flags: FlagSet,
-                   workdir: Path) -> Report:
+                   workdir: Path, core: str = "") -> Report:
     """The drop's checks (NIST, spec, differential) in the emulator, with the driver and the
-    drop compiled by ``flags``; raises ValidationError on a wrong answer."""
+    drop compiled by ``flags``; raises ValidationError on a wrong answer. ``core``: the
+    emulated core when not the target's usual one (armv8a with EOR3)."""
     workdir.mkdir(parents=True, exist_ok=True)
-    core = toolchain.core_of(target)
-    fw = toolchain.build_firmware(header, prefix, target, workdir, compiler=flags.command(core))
+    core = core or toolchain.core_of(target)
+    plat = toolchain.platform_of_core(core)
+    if plat.name == "armv7m":
+        fw = toolchain.build_firmware(header, prefix, target, workdir, compiler=flags.command(core))
+    else:
+        fw = toolchain.build_platform_firmware(plat, header, prefix, core, workdir, compiler=flags.command(core))
     report = Report()
     seed = int(hashlib.sha256(f"{prefix} {flags.label}".encode()).hexdigest()[:8], 16)
     run_checks(EmuRunner(fw), f"emulated {core}, {flags.label}", keybits, seed, report)

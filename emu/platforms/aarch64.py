@@ -25,7 +25,7 @@ AARCH64 = Platform(
     targets=("armv8a",),
     cc="aarch64-linux-gnu-gcc",
     binutils="aarch64-linux-gnu-",
-    apt_packages=("gcc-aarch64-linux-gnu", "libc6-dev-arm64-cross", "llvm-19", "qemu-user"),
+    apt_packages=("gcc-aarch64-linux-gnu", "g++-aarch64-linux-gnu", "libc6-dev-arm64-cross", "llvm-19", "qemu-user"),
     core_flags={core: (f"-march={march}",) for core, march in MARCH.items()},
     core_of={"armv8a": "cortex-a72"},
     uc_arch=UC_ARCH_ARM64,

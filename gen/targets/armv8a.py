@@ -22,6 +22,10 @@ def target_guard(eor3: bool) -> str:
     return ("/* target: armv8a (AArch64 with the Cryptography Extension); the kernels are A64 assembly */\n"
             f"#if {cond}\n"
             f"#error \"this drop is generated for armv8a: compile it for AArch64 with {flag}\"\n"
+            "#endif\n"
+            "#if defined(__AARCH64EB__) || defined(__ARM_BIG_ENDIAN)\n"
+            "#error \"this drop is little-endian only (its assembly loads and stores bytes as little-endian "
+            "lanes): compile it without -mbig-endian\"\n"
             "#endif")
 
 
