@@ -257,3 +257,64 @@ def test_bench_records_the_executed_stream(tmp_path):
     s = r.stream("ghash", ctx, y, data, 16, expect=None)
     assert sum(x.startswith("pmull") for x in s) == 2 * (8 * 3 + 2)      # two groups of 8, Karatsuba
     assert bench_mca.mca_cycles(s, "cortex-a72", tmp_path) > 2 * 26
+
+
+# -- no key or message material left in vector registers ------------------------------------------
+def _vectors(m: Machine) -> dict[int, int]:
+    from unicorn import arm64_const as A
+    return {i: m.uc.reg_read(getattr(A, f"UC_ARM64_REG_Q{i}")) for i in range(32)}
+
+
+def _vector_residue(tmp_path, preset, header_text=None) -> dict:
+    """Every API function called with v0-v31 zero beforehand, on messages that take the stitched
+    loop, its leftovers, the tail and the streaming paths: {call: nonzero registers after it}."""
+    from unicorn import arm64_const as A
+    d, _, fw = _drop(presets.preset(preset), tmp_path, header_text)
+    m, p, left = Machine(fw.core, fw.image), d.prefix, {}
+    keylen = d.spec.key_bytes
+    ctx, st = m.alloc(4096), m.alloc(512)
+    key, iv = m.alloc(keylen, os.urandom(keylen), readonly=True), m.alloc(60, os.urandom(60), readonly=True)
+    msg, out, tag = m.alloc(1000, os.urandom(1000), readonly=True), m.alloc(1000), m.alloc(16)
+    back, y = m.alloc(1000), m.alloc(16)
+
+    def call(fn, *args):
+        for i in range(32):
+            m.uc.reg_write(getattr(A, f"UC_ARM64_REG_Q{i}"), 0)
+        rc = m.call(fw.addr(f"{p}_{fn}"), *args)
+        regs = {f"v{i}": hex(v) for i, v in _vectors(m).items() if v}
+        if regs:
+            left[f"{fn}{args[1:3]}"] = regs
+        return rc
+
+    assert call("init", ctx, key, keylen) == 0
+    for n, ivlen in ((1000, 12), (19, 12), (300, 60)):
+        assert call("encrypt", ctx, iv, ivlen, msg, 13, msg, n, out, tag, 16) == 0
+        assert call("decrypt", ctx, iv, ivlen, msg, 13, out, n, tag, 16, back) == 0
+        assert m.read(back, n) == m.read(msg, n)
+    call("ecb_encrypt", ctx, out, msg, 3)
+    call("ghash", ctx, y, msg, 20)
+    for decrypt, src, dst in ((0, msg, out), (1, out, back)):
+        assert call("start", st, ctx, iv, 12, decrypt) == 0
+        assert call("aad", st, msg, 7) == 0
+        assert call("update", st, src, 333, dst) == 0
+        assert call("finish_verify" if decrypt else "finish", st, tag, 16) == 0
+    call("wipe", ctx)
+    return left
+
+
+@pytest.mark.parametrize("preset", ["aes128gcm-armv8a", "aes256gcm-armv8a"])
+def test_every_api_call_returns_with_all_vector_registers_zero(tmp_path, preset):
+    """Round keys (v16..), H powers, counter blocks and keystream are wiped on return."""
+    assert _vector_residue(tmp_path, preset) == {}
+
+
+def test_the_register_check_sees_round_keys_left_behind(tmp_path):
+    """The check can fail: without aes_encrypt2's wipe, ecb_encrypt leaves its round keys in v16-v26."""
+    def patch(text):
+        start = text.index("aes128gcm_armv8a_aes_encrypt2:")
+        end = text.index(".size aes128gcm_armv8a_aes_encrypt2")
+        body = text[start:end]
+        assert body.count("movi v16.16b, #0") == 1
+        return text[:start] + body.replace('"movi v16.16b, #0\\n"', '""') + text[end:]
+    left = _vector_residue(tmp_path, "aes128gcm-armv8a", patch)
+    assert "ecb_encrypt" in " ".join(left) and all(set(regs) == {"v16"} for regs in left.values()), left

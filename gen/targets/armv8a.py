@@ -36,7 +36,7 @@ def kernels(config: Config) -> KernelSet:
     p = config.prefix
     eor3 = config.eor3 == "on"
     spread = choose.choose_spread(keybits, config.unroll, config.mul, eor3)      # llvm-mca's choice
-    sections = [wipe.zero32(p), wipe.zero_bytes(p), aes.keyschedule(p, keybits), aes.encrypt2(p, keybits),
+    sections = [wipe.zero32(p), wipe.zero_bytes(p), wipe.vector_wipe(p), aes.keyschedule(p, keybits), aes.encrypt2(p, keybits),
                 ghash.ghash_blocks(p, config.unroll, config.mul, eor3), ghash.ghash_init(p),
                 ctr.ctr_pairs(p, keybits, config.unroll, eor3), ctr_table.ctr_table(p),
                 stitched.ctr_ghash_pairs(p, keybits, config.unroll, config.mul, spread, eor3)]

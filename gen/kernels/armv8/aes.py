@@ -91,7 +91,7 @@ def keyschedule(prefix: str, keybits: int) -> str:
         else:
             body.append(f"eor {cur}, {cur}, {prev}")
         body.append(f"str {cur}, [x0, #{4 * i}]")
-    body += ["movi v0.16b, #0", "mov w10, #0"] + [f"mov {w}, #0" for w in win] + ["ret"]
+    body += ["mov w10, #0"] + [f"mov {w}, #0" for w in win] + ["ret"]      # v0, v31: function() wipes them
     name = f"{prefix}_aes_keyschedule"
     return function(f"void {name}(uint32_t *rk, const uint8_t *key)", name, body,
                     f"/* {name}: AES-{keybits} key expansion (FIPS 197 5.2), SubWord by AESE with a zero key\n"

@@ -1,12 +1,22 @@
 """The frame of a generated AArch64 function: its own .text section, a global symbol with type
 and size, and the C prototype before the ``__asm__`` block (gen.isa.thumb2.c_asm, which is
 ISA-neutral text). Functions that use v8-v15 save their low halves (d8-d15 are callee-saved in
-AAPCS64) with ``save_d8_d15`` / ``restore_d8_d15``."""
+AAPCS64) with ``save_d8_d15`` / ``restore_d8_d15``.
+
+No key or message material is left in a vector register on return: every function zeroes each
+vector register its body names (round keys in v16.., H powers, counter blocks, keystream), one
+MOVI each, before it returns. v8-v15 of a framed function need none: restoring d8-d15 writes
+the whole register (a write to Dn zeroes bits 127:64), so they go back to the caller's values."""
 from __future__ import annotations
+
+import re
 
 from gen.isa.thumb2 import c_asm
 
-__all__ = ["function", "c_asm", "counted_loop", "SAVE_D8_D15", "RESTORE_D8_D15"]
+__all__ = ["function", "c_asm", "counted_loop", "vector_wipe", "SAVE_D8_D15", "RESTORE_D8_D15"]
+
+#: a vector register as an operand: v5.16b, q5, d5, s5, b5 (not a condition such as b.lo)
+_VREG = re.compile(r"(?<![\w.])[vqdsb](\d{1,2})\b")
 
 # No .arch directive: it would also lower the architecture for the compiler's own code after the
 # block. The drop's #error guard (gen/targets/armv8a.py) asks for -march=...+crypto (+sha3).
@@ -17,13 +27,25 @@ RESTORE_D8_D15 = ["ldp d10, d11, [sp, #16]", "ldp d12, d13, [sp, #32]", "ldp d14
                   "ldp d8, d9, [sp], #64"]
 
 
-def function(prototype: str, sym: str, body: list[str], comment: str = "", clear: int = -1) -> str:
-    """C text of one AArch64 function ``sym`` with ``body`` (instructions and local labels).
-    With ``clear >= 0`` the body is framed as a NEON kernel: d8-d15 saved around it, v0..v(clear-1)
-    zeroed at the end (no message or key material left in them), then ``ret``."""
-    if clear >= 0:
-        body = (SAVE_D8_D15 + list(body) + [f"movi v{i}.16b, #0" for i in range(clear)]
-                + RESTORE_D8_D15 + ["ret"])
+def vector_wipe(body: list[str], restored: range = range(0)) -> list[str]:
+    """MOVI #0 of every vector register ``body`` names, but those in ``restored``."""
+    used = sorted({int(m) for line in body for m in _VREG.findall(line.split("//")[0])})
+    return [f"movi v{i}.16b, #0" for i in used if i not in restored]
+
+
+def function(prototype: str, sym: str, body: list[str], comment: str = "", framed: bool = False) -> str:
+    """C text of one AArch64 function ``sym`` with ``body`` (instructions and local labels; a
+    body that is not ``framed`` ends in its one ``ret``). ``framed``: a NEON kernel, d8-d15
+    saved around the body, then ``ret``. Either way the vector registers the body names are
+    zeroed before the return (``vector_wipe``)."""
+    body = list(body)
+    if framed:
+        body = SAVE_D8_D15 + body + vector_wipe(body, range(8, 16)) + RESTORE_D8_D15 + ["ret"]
+    else:
+        if body.count("ret") > 1 or (body and body[-1] != "ret" and "ret" in body):
+            raise ValueError(f"{sym}: the body must return once, at its end, to be wiped there")
+        if body and body[-1] == "ret":
+            body = body[:-1] + vector_wipe(body) + ["ret"]
     lines = ([f'.pushsection .text.{sym},"ax",%progbits', ".balign 16",
               f".global {sym}", f".type {sym}, %function", f"{sym}:"]
              + list(body) + [f".size {sym}, .-{sym}", ".popsection"])

@@ -36,7 +36,7 @@ def ctr_pairs(prefix: str, keybits: int, unroll: int = 8, eor3: bool = False) ->
     return function(f"void {name}(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, size_t n, "
                     f"const uint32_t *tab)", name, body,
                     f"/* {name}: AES-{keybits} counter mode over n pairs of blocks, {unroll} blocks per loop step,\n"
-                    f" * round 1 from the table for 96-bit IVs (gen/kernels/armv8/ctr.py) */", clear=16)
+                    f" * round 1 from the table for 96-bit IVs (gen/kernels/armv8/ctr.py) */", framed=True)
 
 
 def loop_body(unroll: int, nr: int, eor3: bool, cached: bool = True) -> list[str]:

@@ -34,7 +34,7 @@ def ctr_table(prefix: str) -> str:
             "mov w10, #0x04000000", "dup v4.4s, w10", "mov x11, #64",
             "1:", "eor v0.16b, v3.16b, v1.16b", "aese v0.16b, v2.16b", "aesmc v0.16b, v0.16b",
             "st1 {v0.16b}, [x0], #16", "add v3.4s, v3.4s, v4.4s", "subs x11, x11, #1", "b.ne 1b",
-            "movi v0.16b, #0", "movi v1.16b, #0", "mov w9, #0", "ret"]
+            "mov w9, #0", "ret"]                      # v0-v4: function() wipes them
     name = f"{prefix}_ctr_table"
     return function(f"void {name}(uint32_t *tab, const uint32_t *rk)", name, body,
                     f"/* {name}: round 1 of a counter block as a table of its low byte, 256 words (key only;\n"

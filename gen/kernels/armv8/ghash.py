@@ -132,7 +132,7 @@ def ghash_blocks(prefix: str, agg: int = 8, method: str = "karatsuba", eor3: boo
     return function(f"void {name}(const uint32_t *hk, uint8_t y[16], const uint8_t *in, size_t nblocks)",
                     name, body,
                     f"/* {name}: GHASH with PMULL ({method}{', EOR3' if eor3 else ''}), aggregated reduction over {agg} blocks\n"
-                    f" * (gen/kernels/armv8/ghash.py) */", clear=8)
+                    f" * (gen/kernels/armv8/ghash.py) */", framed=True)
 
 
 def ghash_init(prefix: str) -> str:
@@ -180,5 +180,6 @@ static void {p}_ghash_init(uint32_t *hk, const uint8_t h[16])
         {p}_gh_put(hk + 64u + 2u * (k - 1u), hi ^ lo); /* Karatsuba */
     }}
     for (i = 0; i < 16u; i++) {{ vx[i] = 0; vy[i] = 0; }}
+    {p}_vector_wipe();                /* the compiler may have vectorised the twist: H^k in v0.. */
 }}
 """

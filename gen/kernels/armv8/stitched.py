@@ -165,4 +165,4 @@ def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "k
                     f"/* {name}: AES-{keybits} counter mode over n pairs and GHASH ({method}) of the ciphertext,\n"
                     f" * stitched, {unroll} blocks per loop step, GHASH spread {spread}{', EOR3' if eor3 else ''} "
                     f"(gen/kernels/armv8/stitched.py) */",
-                    clear=16)
+                    framed=True)
