@@ -24,6 +24,7 @@ FACES = ("off", "r1", "r2")
 GHASHES = ("ctmul", "table4", "table8", "pmull")
 SHIFTROWS = ("explicit", "fixsliced")   # Rijndael-256: gen/kernels/rijndael256/encrypt.py
 ARMV8_UNROLLS = (4, 8)                     # [armv8]: blocks per loop step of CTR and GHASH
+ARMV8_UNROLL_CHOICES = ("auto", *ARMV8_UNROLLS)   # auto: llvm-mca's cheapest (gen/kernels/armv8/choose.py)
 ARMV8_MULS = ("karatsuba", "schoolbook")   # [armv8]: PMULLs per 128-bit product, 3 or 4
 ARMV8_EOR3 = ("off", "on")                 # [armv8]: EOR3 (SHA-3 extension) in the kernels
 
@@ -37,7 +38,7 @@ TABLE_KEYS = {
     "schedule": {"seed": None},
     "armv8": {"unroll": None, "mul": ARMV8_MULS, "eor3": ARMV8_EOR3},
 }
-DEFAULTS = {"slicing": "ffs", "face": "off", "ghash": "ctmul", "shiftrows": "explicit", "seed": 0, "unroll": 8,
+DEFAULTS = {"slicing": "ffs", "face": "off", "ghash": "ctmul", "shiftrows": "explicit", "seed": 0, "unroll": "auto",
             "mul": "karatsuba", "eor3": "off"}
 ARMV8_KEYS = ("unroll", "mul", "eor3")
 #: options added after the first drops shipped: in the config hash only where they apply, so the
@@ -65,7 +66,7 @@ for _cipher in ("rijndael256", "speedy5", "speedy6", "speedy7"):   # bitsliced b
         for _target in ("portable", "cortex-m4", "cortex-m3"):
             SUPPORTED[(_cipher, _mode, _target)] = {"shiftrows": SHIFTROWS} if _cipher == "rijndael256" else {}
 for _bits in ("aes128", "aes192", "aes256"):          # AESE/AESMC + PMULL on ARMv8-A (issue 17)
-    SUPPORTED[(_bits, "gcm", "armv8a")] = {"ghash": ("pmull",), "unroll": ARMV8_UNROLLS, "mul": ARMV8_MULS,
+    SUPPORTED[(_bits, "gcm", "armv8a")] = {"ghash": ("pmull",), "unroll": ARMV8_UNROLL_CHOICES, "mul": ARMV8_MULS,
                                            "eor3": ARMV8_EOR3}
 
 NOT_CONSTANT_TIME_GHASH = ("table4", "table8")
@@ -82,7 +83,7 @@ class Config:
     ghash: str = DEFAULTS["ghash"]
     shiftrows: str = DEFAULTS["shiftrows"]
     seed: int = DEFAULTS["seed"]
-    unroll: int = DEFAULTS["unroll"]
+    unroll: int | str = DEFAULTS["unroll"]
     mul: str = DEFAULTS["mul"]
     eor3: str = DEFAULTS["eor3"]
 
@@ -141,7 +142,8 @@ class Config:
         if "face" in opts:
             text += f'[ctr]\nface = "{self.face}"\n\n[ghash]\nimpl = "{self.ghash}"\n\n'
         if "unroll" in opts:
-            text += (f'[ghash]\nimpl = "{self.ghash}"\n\n[armv8]\nunroll = {self.unroll}\nmul = "{self.mul}"\n'
+            unroll = f'"{self.unroll}"' if isinstance(self.unroll, str) else self.unroll
+            text += (f'[ghash]\nimpl = "{self.ghash}"\n\n[armv8]\nunroll = {unroll}\nmul = "{self.mul}"\n'
                      f'eor3 = "{self.eor3}"\n\n')
         return text + f"[schedule]\nseed = {self.seed}\n"
 
@@ -174,9 +176,9 @@ def from_dict(data: dict, origin: str = "config") -> Config:
                     if not isinstance(subval, int) or isinstance(subval, bool) or not 0 <= subval < 2**32:
                         raise ConfigError(f"{origin}: schedule.seed must be an integer in 0..2^32-1")
                 elif sub == "unroll":
-                    if not isinstance(subval, int) or isinstance(subval, bool) or subval not in ARMV8_UNROLLS:
+                    if isinstance(subval, bool) or subval not in ARMV8_UNROLL_CHOICES:
                         raise ConfigError(f"{origin}: armv8.unroll must be one of: "
-                                          f"{', '.join(map(str, ARMV8_UNROLLS))}")
+                                          f"{', '.join(map(str, ARMV8_UNROLL_CHOICES))} (auto: llvm-mca's choice)")
                 else:
                     if not isinstance(subval, str):
                         raise ConfigError(f"{origin}: {key}.{sub} must be a string")
@@ -213,7 +215,7 @@ def check_supported(config: Config, origin: str = "config") -> None:
         value = getattr(config, key)
         if value not in allowed:
             raise ConfigError(f"{origin}: {key} = {value!r} is not available for {'/'.join(combo)}; "
-                              f"choose one of: {', '.join(allowed)}")
+                              f"choose one of: {', '.join(map(str, allowed))}")
 
 
 def load_toml(path: str | Path) -> Config:

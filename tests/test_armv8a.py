@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -74,16 +75,17 @@ def test_twisted_karatsuba_product_and_two_fold_reduction_are_gcm_multiplication
 # -- configuration ----------------------------------------------------------------------------------
 def test_config_armv8a_options_and_refusals():
     c = _config()
-    assert c.ghash == "pmull" and c.options() == {"ghash": "pmull", "unroll": 8, "mul": "karatsuba",
+    assert c.ghash == "pmull" and c.options() == {"ghash": "pmull", "unroll": "auto", "mul": "karatsuba",
                                                   "eor3": "off", "seed": 0}
     assert from_dict({**{"name": "t", "cipher": "aes128", "mode": "gcm", "target": "armv8a"}}) == c
-    with pytest.raises(ConfigError, match="armv8.unroll must be one of: 4, 8"):
-        _config(unroll=6)
+    for bad in (6, "8", True):
+        with pytest.raises(ConfigError, match="armv8.unroll must be one of: auto, 4, 8"):
+            _config(unroll=bad)
+    assert from_dict(tomllib.loads(c.toml())) == c
     with pytest.raises(ConfigError, match="unroll is not an option"):
         from_dict({"name": "t", "cipher": "aes128", "mode": "gcm", "target": "cortex-m4", "armv8": {"unroll": 4}})
     with pytest.raises(ConfigError, match="pmull"):
         from_dict({"name": "t", "cipher": "aes128", "mode": "gcm", "target": "armv8a", "ghash": {"impl": "ctmul"}})
-    import tomllib
     assert from_dict(tomllib.loads(_config(256, unroll=4, mul="schoolbook").toml())) == _config(256, unroll=4,
                                                                                               mul="schoolbook")
 
@@ -245,6 +247,21 @@ def test_the_spread_is_llvm_mca_s_cheapest():
     costs = {s: sum(choose.loop_cycles(choose.stitched_body(128, 8, "karatsuba", s), c)
                     for c in choose.CHOICE_CORES) for s in stitched.SPREADS}
     assert costs[spread] == min(costs.values())
+
+
+@pytest.mark.parametrize("bits,eor3", [(128, False), (256, False), (128, True)])
+def test_auto_unroll_is_llvm_mca_s_cheapest_and_the_kernel_has_it(bits, eor3):
+    unroll, costs = choose.choose_unroll(bits, "karatsuba", eor3)
+    cores = ("neoverse-v1",) if eor3 else choose.CHOICE_CORES
+    for u in (4, 8):
+        body = choose.stitched_body(bits, u, "karatsuba", choose.choose_spread(bits, u, "karatsuba", eor3), eor3)
+        assert costs[u] == round(sum(choose.loop_cycles(body, c) for c in cores) / (16 * u), 4)
+    assert set(costs) == {4, 8} and costs[unroll] == min(costs.values())
+    c = _config(bits, eor3="on" if eor3 else "off")
+    _, ks = generate.header(c, "x")
+    fixed = generate.header(_config(bits, unroll=unroll, eor3="on" if eor3 else "off"), "x")[1]
+    assert ks.kernel_cycles["unroll_chosen"] == {"unroll": unroll, "loop_cycles_per_byte_summed": costs}
+    assert ks.sections == fixed.sections          # auto builds the same kernels as the unroll it chose
 
 
 def test_bench_records_the_executed_stream(tmp_path):

@@ -3,8 +3,9 @@
 AES with AESE/AESMC (gen/kernels/armv8/aes.py), counter mode with the counters in NEON registers
 (ctr.py), GHASH with PMULL and an aggregated reduction (ghash.py); the glue is the shared GCM
 glue (gen/modes/gcm.py). Options ([armv8], SPEC §3): `unroll` blocks per loop step (4 or 8) of
-the counter mode and GHASH, `mul` karatsuba (3 PMULLs per product) or schoolbook (4), `eor3`
-the SHA-3 extension's three-way XOR (then the drop needs a core with it: -march=...+sha3).
+the counter mode and GHASH, or `auto` (the default: the one llvm-mca costs cheapest, choose.py),
+`mul` karatsuba (3 PMULLs per product) or schoolbook (4), `eor3` the SHA-3 extension's
+three-way XOR (then the drop needs a core with it: -march=...+sha3).
 """
 from __future__ import annotations
 
@@ -35,13 +36,18 @@ def kernels(config: Config) -> KernelSet:
     keybits = 8 * config.spec.key_bytes
     p = config.prefix
     eor3 = config.eor3 == "on"
-    spread = choose.choose_spread(keybits, config.unroll, config.mul, eor3)      # llvm-mca's choice
+    figures = {}
+    unroll = config.unroll
+    if unroll == "auto":                                                        # llvm-mca's choice
+        unroll, costs = choose.choose_unroll(keybits, config.mul, eor3)
+        figures["unroll_chosen"] = {"unroll": unroll, "loop_cycles_per_byte_summed": costs}
+    spread = choose.choose_spread(keybits, unroll, config.mul, eor3)            # llvm-mca's choice
     sections = [wipe.zero32(p), wipe.zero_bytes(p), wipe.vector_wipe(p), aes.keyschedule(p, keybits), aes.encrypt2(p, keybits),
-                ghash.ghash_blocks(p, config.unroll, config.mul, eor3), ghash.ghash_init(p),
-                ctr.ctr_pairs(p, keybits, config.unroll, eor3), ctr_table.ctr_table(p),
-                stitched.ctr_ghash_pairs(p, keybits, config.unroll, config.mul, spread, eor3)]
-    figures = {"ghash_spread": spread,
-               "steady_state_cycles_per_byte": choose.kernel_figures(keybits, config.unroll, config.mul, spread, eor3)}
+                ghash.ghash_blocks(p, unroll, config.mul, eor3), ghash.ghash_init(p),
+                ctr.ctr_pairs(p, keybits, unroll, eor3), ctr_table.ctr_table(p),
+                stitched.ctr_ghash_pairs(p, keybits, unroll, config.mul, spread, eor3)]
+    figures.update(ghash_spread=spread,
+                   steady_state_cycles_per_byte=choose.kernel_figures(keybits, unroll, config.mul, spread, eor3))
     return KernelSet(
         sections=sections,
         target_guard=target_guard(eor3),

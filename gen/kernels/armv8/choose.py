@@ -5,7 +5,8 @@ A loop body is given to ``llvm-mca-19 -mtriple=aarch64 -mcpu=CORE -iterations=10
 cycles divided by 100 is the steady-state cost of one loop step. The stitched kernel's GHASH
 spread is chosen by it (the least summed cycles over the cores that have the same
 AES-and-PMULL-on-one-pipe structure, Cortex-A72 and Neoverse N1; ties go to the first in
-stitched.SPREADS), and the manifest's ``kernel_cycles`` reports the steady-state c/B of each loop
+stitched.SPREADS), so is the unroll when the config says `auto` (the least summed cycles per
+byte of the stitched loop, each unroll with its own best spread; ties go to the larger), and the manifest's ``kernel_cycles`` reports the steady-state c/B of each loop
 on every core. Deterministic: same text, same llvm-mca, same figures. A missing llvm-mca-19 is a
 ConfigError (the Makefile's set-up installs it), never a silent default.
 """
@@ -18,6 +19,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from gen.config import ARMV8_UNROLLS
 from gen.errors import ConfigError
 from gen.kernels.armv8 import aes, ctr, ghash, stitched
 
@@ -61,6 +63,18 @@ def choose_spread(keybits: int, unroll: int, method: str, eor3: bool = False) ->
     costs = {s: sum(loop_cycles(stitched_body(keybits, unroll, method, s, eor3), c) for c in cores)
              for s in stitched.SPREADS}
     return min(stitched.SPREADS, key=lambda s: costs[s])
+
+
+def choose_unroll(keybits: int, method: str, eor3: bool = False) -> tuple[int, dict[int, float]]:
+    """`auto` unroll: the blocks per loop step whose stitched loop (with its chosen spread) costs
+    the fewest cycles per byte summed over the choice cores; (unroll, {unroll: that sum})."""
+    cores = ("neoverse-v1",) if eor3 else CHOICE_CORES
+    costs = {}
+    for unroll in sorted(ARMV8_UNROLLS, reverse=True):
+        spread = choose_spread(keybits, unroll, method, eor3)
+        body = stitched_body(keybits, unroll, method, spread, eor3)
+        costs[unroll] = round(sum(loop_cycles(body, c) for c in cores) / (16 * unroll), 4)
+    return min(costs, key=lambda u: costs[u]), costs
 
 
 def kernel_figures(keybits: int, unroll: int, method: str, spread: str, eor3: bool) -> dict:
