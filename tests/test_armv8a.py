@@ -335,3 +335,28 @@ def test_the_register_check_sees_round_keys_left_behind(tmp_path):
         return text[:start] + body.replace('"movi v16.16b, #0\\n"', '""') + text[end:]
     left = _vector_residue(tmp_path, "aes128gcm-armv8a", patch)
     assert "ecb_encrypt" in " ".join(left) and all(set(regs) == {"v16"} for regs in left.values()), left
+
+
+def test_a_one_shot_message_of_whole_blocks_takes_the_stitched_kernel_only(tmp_path):
+    """The glue's rewind: start() leaves E(J0 + 1) unused in the stream; update() gives it back
+    and hands all 4,096 bytes to one ctr_ghash_pairs call, so besides it the call runs one AES
+    pair (E(J0)) and one one-block GHASH (the length block), and the tag is right."""
+    from unicorn import UC_HOOK_CODE
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    d, _, fw = _drop(presets.preset("aes128gcm-armv8a"), tmp_path)
+    m, p = Machine(fw.core, fw.image), d.prefix
+    entries = {fw.addr(f"{p}_{k}"): k for k in ("aes_encrypt2", "ghash_blocks", "ctr_ghash_pairs", "ctr_pairs")}
+    calls = []
+    m.uc.hook_add(UC_HOOK_CODE, lambda uc, a, size, _: calls.append(entries[a]) if a in entries else None)
+    m.uc.ctl_flush_tb()
+    key, ivb, msg = os.urandom(16), os.urandom(12), os.urandom(4096)
+    ctx = m.alloc(4096)
+    m.call(fw.addr(f"{p}_init"), ctx, m.alloc(16, key, readonly=True), 16)
+    for n, expect in ((4096, ["aes_encrypt2", "ctr_ghash_pairs", "ghash_blocks"]),
+                      (48, ["aes_encrypt2", "ctr_ghash_pairs", "aes_encrypt2", "ghash_blocks", "ghash_blocks"])):
+        calls.clear()
+        out, tag = m.alloc(n), m.alloc(16)
+        assert m.call(fw.addr(f"{p}_encrypt"), ctx, m.alloc(12, ivb, readonly=True), 12, 0, 0,
+                      m.alloc(n, msg[:n], readonly=True), n, out, tag, 16) == 0
+        assert calls == expect
+        assert m.read(out, n) + m.read(tag, 16) == AESGCM(key).encrypt(ivb, msg[:n], None)
