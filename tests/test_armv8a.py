@@ -360,3 +360,15 @@ def test_a_one_shot_message_of_whole_blocks_takes_the_stitched_kernel_only(tmp_p
                       m.alloc(n, msg[:n], readonly=True), n, out, tag, 16) == 0
         assert calls == expect
         assert m.read(out, n) + m.read(tag, 16) == AESGCM(key).encrypt(ivb, msg[:n], None)
+
+
+def test_a_second_cached_round_in_a_class_form_costs_more_than_it_saves():
+    """README's claim: FACE r2 with batched S-boxes cuts the AES-pipe instructions from 138 to 126
+    per 8 blocks but llvm-mca costs that loop above today's on A72 and N1."""
+    from gen.kernels.armv8 import face_r2_study
+    now = choose.stitched_body(128, 8, "karatsuba", "early")
+    r2 = face_r2_study.r2_loop_body()
+    aes_insns = [sum(x.split()[0] in ("aese", "aesmc") for x in b) for b in (now, r2)]
+    assert aes_insns == [138, 126]
+    for core in ("cortex-a72", "neoverse-n1"):
+        assert choose.loop_cycles(r2, core) > choose.loop_cycles(now, core)
