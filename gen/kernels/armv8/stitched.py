@@ -13,7 +13,8 @@ while it hashes the last group, then hashes them.
 
 With a 96-bit IV the glue also passes `tab` (ctr_table.py): a group whose counters share their
 low-byte run then takes round 1 of its blocks 1..7 from the table (17 AES instructions a block
-instead of 19); without it (other IVs: the counter is secret) or across a run, the plain group.
+instead of 19; the round-2 AESE of block i takes T(v0 + i) and base ^ round key 1 as its two
+operands, so the table word needs no EOR of its own); without it (other IVs: the counter is secret) or across a run, the plain group.
 The counter is kept in w12 and put into lane 3 of the REV32 form of the counter block (v31).
 
 Registers: round keys v16.. (as aes.py), the counter block v31, the cached group's base v15, AES blocks
@@ -98,11 +99,13 @@ def aes_group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool = 
             body += [f"add {VCTR}.4s, {VCTR}.4s, {VB}.4s", f"rev32 v{i}.16b, {VCTR}.16b"]
     steps = [aes.block_rounds(f"v{i}", nr)[:-1] if eor3 else aes.block_rounds(f"v{i}", nr) for i in range(n)]
     if cached:          # block 0's round 1, then base = its state ^ T(v0); block i: base ^ T(v0 + i)
+        # AESE XORs its two operands first, so block i's round 2 is AESE of T(v0 + i) (the loaded
+        # word, the rest zero) with base ^ round key 1 as the "key": no EOR per block
         steps[0][0] = steps[0][0] + ["and w13, w12, #0xff", f"ldr s{VB[1:]}, [x7, w13, uxtw #2]",
-                                     f"eor {VB}.16b, {VB}.16b, v0.16b"]
+                                     f"eor {VB}.16b, {VB}.16b, v0.16b", f"eor {VB}.16b, {VB}.16b, {aes.rk(1)}.16b"]
         for i in range(1, n):
-            steps[i][0] = [f"add w13, w12, #{i}", "and w13, w13, #0xff", f"ldr s{i}, [x7, w13, uxtw #2]",
-                           f"eor v{i}.16b, v{i}.16b, {VB}.16b"]
+            steps[i][0] = [f"add w13, w12, #{i}", "and w13, w13, #0xff", f"ldr s{i}, [x7, w13, uxtw #2]"]
+            steps[i][1] = [f"aese v{i}.16b, {VB}.16b"] + steps[i][1][1:]
     nsteps = len(steps[0])
     chunks = _deal(ghash_work, nsteps, spread)
     for r in range(nsteps):
