@@ -38,7 +38,7 @@ def r2_loop_body(keybits: int = 128, spread: str = "early") -> list[str]:
         op, reg = line.split()[0], line.split()[1].split(".")[0] if " " in line else ""
         if op in ("aese", "aesmc") and reg in {f"v{i}" for i in range(1, 8)}:
             count[(reg, op)] = count.get((reg, op), 0) + 1
-            if count[(reg, op)] == 2:                   # the block's round-2 pair (round 1 is the table's)
+            if count[(reg, op)] == 1:                   # the block's first pair is round 2 (round 1: the table)
                 continue
         out.append(line)
     at = [i for i, line in enumerate(out) if line.startswith("aese v0.16b")][1]
