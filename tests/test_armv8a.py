@@ -337,10 +337,10 @@ def test_the_register_check_sees_round_keys_left_behind(tmp_path):
     assert "ecb_encrypt" in " ".join(left) and all(set(regs) == {"v16"} for regs in left.values()), left
 
 
-def test_a_one_shot_message_of_whole_blocks_takes_the_stitched_kernel_only(tmp_path):
-    """The glue's rewind: start() leaves E(J0 + 1) unused in the stream; update() gives it back
-    and hands all 4,096 bytes to one ctr_ghash_pairs call, so besides it the call runs one AES
-    pair (E(J0)) and one one-block GHASH (the length block), and the tag is right."""
+def test_whole_pairs_take_one_stitched_call_one_shot_and_streamed(tmp_path):
+    """encrypt() with a 96-bit IV (the lean path) and a stream (start() leaves E(J0 + 1) unused;
+    update() gives it back) both hand all 4,096 bytes to one ctr_ghash_pairs call: besides it one
+    AES pair (E(J0)) and one one-block GHASH (the length block) run, and the tag is right."""
     from unicorn import UC_HOOK_CODE
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
     d, _, fw = _drop(presets.preset("aes128gcm-armv8a"), tmp_path)
@@ -360,6 +360,13 @@ def test_a_one_shot_message_of_whole_blocks_takes_the_stitched_kernel_only(tmp_p
                       m.alloc(n, msg[:n], readonly=True), n, out, tag, 16) == 0
         assert calls == expect
         assert m.read(out, n) + m.read(tag, 16) == AESGCM(key).encrypt(ivb, msg[:n], None)
+    st, out, tag = m.alloc(512), m.alloc(4096), m.alloc(16)
+    calls.clear()
+    assert m.call(fw.addr(f"{p}_start"), st, ctx, m.alloc(12, ivb, readonly=True), 12, 0) == 0
+    assert m.call(fw.addr(f"{p}_update"), st, m.alloc(4096, msg, readonly=True), 4096, out) == 0
+    assert m.call(fw.addr(f"{p}_finish"), st, tag, 16) == 0
+    assert calls == ["aes_encrypt2", "ctr_ghash_pairs", "ghash_blocks"]
+    assert m.read(out, 4096) + m.read(tag, 16) == AESGCM(key).encrypt(ivb, msg, None)
 
 
 def test_a_second_cached_round_in_a_class_form_costs_more_than_it_saves():
