@@ -25,7 +25,7 @@ def ctr_pairs(prefix: str, keybits: int, unroll: int = 8, eor3: bool = False) ->
     vctr = stitched.VCTR
     body = aes.load_round_keys(nr, "x0")
     body += [f"ld1 {{{vctr}.16b}}, [x2]", f"rev32 {vctr}.16b, {vctr}.16b", "ldr w12, [x2, #12]", "rev w12, w12",
-             "mov x7, x5", f"cmp x4, #{per}", "b.lo 2f", "1:"]
+             "mov x7, x5", *stitched.RUN_INIT, f"cmp x4, #{per}", "b.lo 2f", "1:"]
     body += stitched.group(unroll, nr, [], "even", eor3)
     body += [f"sub x4, x4, #{per}", f"cmp x4, #{per}", "b.hs 1b", "2:"]
     body += [x for k in range(per - 1, 0, -1) for x in (f"cmp x4, #{k}", f"b.eq {30 + k}f")] + ["b 5f"]

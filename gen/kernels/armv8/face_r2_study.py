@@ -6,7 +6,7 @@ so round 2's varying input is those 4 bytes; their S-boxes are key-dependent, so
 AESE (a table indexed by them would not be constant time). The batched form: one TBL gathers the
 4 varying bytes of 4 blocks into one vector, one AESE gives their S-boxes (ShiftRows absorbed by
 the gather's indices), `xtime` gives 2s and 3s, and per block one 3-register TBL spreads
-s/2s/3s to the MixColumns positions and one EOR adds the run's base. Round 2's AESE/AESMC pair of
+s/2s/3s to the MixColumns positions and one EOR adds the base. Round 2's AESE/AESMC pair of
 blocks 1..7 (14 AES-pipe instructions) becomes 2 AESEs. Only the mix and the dependencies are
 right (indices and tables are loaded from x9): enough for a cost, not for a result.
 """
@@ -31,7 +31,8 @@ def r2_work() -> list[str]:
 
 def r2_loop_body(keybits: int = 128, spread: str = "early") -> list[str]:
     """The stitched loop step (8 blocks, Karatsuba, round-1 table) with round 2 of blocks 1..7
-    replaced by ``r2_work``, placed where block 0's round 2 starts."""
+    replaced by ``r2_work``, placed where block 0's round 2 starts (block 0's round 2 gives the
+    run's base of round 2, as block 0's round 1 did for the r1 table before run_base)."""
     body = choose.stitched_body(keybits, 8, "karatsuba", spread, cached=True)
     out, count = [], {}
     for line in body:
@@ -41,5 +42,5 @@ def r2_loop_body(keybits: int = 128, spread: str = "early") -> list[str]:
             if count[(reg, op)] == 1:                   # the block's first pair is round 2 (round 1: the table)
                 continue
         out.append(line)
-    at = [i for i, line in enumerate(out) if line.startswith("aese v0.16b")][1]
+    at = [i for i, line in enumerate(out) if line.startswith("aese v0.16b")][0]      # block 0's round 2
     return out[:at] + r2_work() + out[at:]

@@ -12,12 +12,13 @@ epilogue encrypts the leftover pairs (fewer than unroll / 2, one straight-line v
 while it hashes the last group, then hashes them.
 
 With a 96-bit IV the glue also passes `tab` (ctr_table.py): a group whose counters share their
-low-byte run then takes round 1 of its blocks 1..7 from the table (17 AES instructions a block
+low-byte run then takes round 1 of all its blocks from the table (17 AES instructions a block
 instead of 19; the round-2 AESE of block i takes T(v0 + i) and base ^ round key 1 as its two
-operands, so the table word needs no EOR of its own); without it (other IVs: the counter is secret) or across a run, the plain group.
+operands, so the table word needs no EOR of its own; the base is made once per run, run_base);
+without it (other IVs: the counter is secret) or across a run, the plain group.
 The counter is kept in w12 and put into lane 3 of the REV32 form of the counter block (v31).
 
-Registers: round keys v16.. (as aes.py), the counter block v31, the cached group's base v15, AES blocks
+Registers: round keys v16.. (as aes.py), the counter block v31, the run's base v15, AES blocks
 v0-v7, and the GHASH side in v8-v15 only: H^k and its Karatsuba word are loaded from hk per use
 (the load pipe is idle here), so even AES-256's 15 round keys stay in registers. The running
 GHASH value y lives in the `hi` accumulator between groups. `spread` (a generator choice,
@@ -29,7 +30,9 @@ from __future__ import annotations
 from gen.kernels.armv8 import aes, ghash
 from gen.kernels.armv8.asm import function
 
-VCTR, VB = "v31", "v15"     # the counter block (REV32 form); round-1 base of a cached group
+VCTR, VB = "v31", "v15"     # the counter block (REV32 form); base ^ rk1 of the run (run_base), or
+                            # (0, 0, 0, 1) in a plain group
+RUN = "w14"     #: the run (counter >> 8) whose base v15 holds; -1 (none) at entry and after a plain group
 G = {"X": "v8", "P": "v9", "T": "v10", "lo": "v11", "hi": "v12", "mid": "v13", "T2": "v14"}
 #: the registers ghash.reduce uses here: zero in P, the constant in X, y left in hi
 R = {"lo": G["lo"], "hi": G["hi"], "mid": G["mid"], "zero": G["P"], "C": G["X"], "Y": G["hi"], "t": (G["T"],)}
@@ -92,19 +95,18 @@ def aes_group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool = 
     to x1 (with `eor3`, the last AddRoundKey and the message XOR are one EOR3). `cached`: round 1
     of blocks 1..n-1 from the table at x7 (ctr_table.py; the caller checks that the group stays
     in one run of the low counter byte)."""
-    body = [f"mov {VCTR}.s[3], w12", f"rev32 v0.16b, {VCTR}.16b"]
-    if not cached:      # v15 (free here) = (0, 0, 0, 1): inc32 is a vector ADD on the REV32 form
-        body += ["mov w13, #1", f"fmov s{VB[1:]}, w13", f"ext {VB}.16b, {VB}.16b, {VB}.16b, #4"]
+    body = [] if cached else [f"mov {VCTR}.s[3], w12", f"rev32 v0.16b, {VCTR}.16b"]
+    if not cached:      # v15 = (0, 0, 0, 1), so no run's base is in it any more: inc32 is a vector ADD
+        body += [f"mov {RUN}, #-1", "mov w13, #1", f"fmov s{VB[1:]}, w13", f"ext {VB}.16b, {VB}.16b, {VB}.16b, #4"]
         for i in range(1, n):
             body += [f"add {VCTR}.4s, {VCTR}.4s, {VB}.4s", f"rev32 v{i}.16b, {VCTR}.16b"]
     steps = [aes.block_rounds(f"v{i}", nr)[:-1] if eor3 else aes.block_rounds(f"v{i}", nr) for i in range(n)]
-    if cached:          # block 0's round 1, then base = its state ^ T(v0); block i: base ^ T(v0 + i)
+    if cached:          # block i's state after round 1 is base ^ T(v0 + i) (run_base: v15 = base ^ rk1)
         # AESE XORs its two operands first, so block i's round 2 is AESE of T(v0 + i) (the loaded
-        # word, the rest zero) with base ^ round key 1 as the "key": no EOR per block
-        steps[0][0] = steps[0][0] + ["and w13, w12, #0xff", f"ldr s{VB[1:]}, [x7, w13, uxtw #2]",
-                                     f"eor {VB}.16b, {VB}.16b, v0.16b", f"eor {VB}.16b, {VB}.16b, {aes.rk(1)}.16b"]
-        for i in range(1, n):
-            steps[i][0] = [f"add w13, w12, #{i}", "and w13, w13, #0xff", f"ldr s{i}, [x7, w13, uxtw #2]"]
+        # word, the rest zero) with base ^ round key 1 as the "key": no round 1, no EOR per block
+        for i in range(n):
+            steps[i][0] = ([f"add w13, w12, #{i}", "and w13, w13, #0xff"] if i else ["and w13, w12, #0xff"]) + [
+                f"ldr s{i}, [x7, w13, uxtw #2]"]
             steps[i][1] = [f"aese v{i}.16b, {VB}.16b"] + steps[i][1][1:]
     nsteps = len(steps[0])
     chunks = _deal(ghash_work, nsteps, spread)
@@ -124,10 +126,24 @@ def aes_group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool = 
     return body + [f"add w12, w12, #{n}"]
 
 
+def run_base() -> list[str]:
+    """v15 = base ^ round key 1 for the counter's run, unless it holds that run's already: base is
+    the state after round 1 of the run's block with low byte 0, minus T(0) (ctr_table.py), so
+    block v's state after round 1 is base ^ T(v). Once per run of 256 counters; v14 is free
+    between groups. Branches on the counter (public: the table is only given for 96-bit IVs)."""
+    return ["lsr w13, w12, #8", f"cmp w13, {RUN}", "b.eq 9f", f"mov {RUN}, w13", "lsl w13, w13, #8",
+            f"mov {VCTR}.s[3], w13", f"rev32 {VB}.16b, {VCTR}.16b", f"aese {VB}.16b, {aes.rk(0)}.16b",
+            f"aesmc {VB}.16b, {VB}.16b", "ldr s14, [x7]", f"eor {VB}.16b, {VB}.16b, v14.16b",
+            f"eor {VB}.16b, {VB}.16b, {aes.rk(1)}.16b", "9:"]
+
+
+RUN_INIT = [f"mov {RUN}, #-1"]
+
+
 def group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool) -> list[str]:
     """A group with the table when there is one (x7 != 0) and the n counters share their run,
     else the plain group. Branches on x7 and the counter: both public when x7 is given."""
-    return (["cbz x7, 7f", "and w13, w12, #0xff", f"cmp w13, #{256 - n}", "b.hi 7f"]
+    return (["cbz x7, 7f", "and w13, w12, #0xff", f"cmp w13, #{256 - n}", "b.hi 7f"] + run_base()
             + aes_group(n, nr, ghash_work, spread, eor3, cached=True) + ["b 8f", "7:"]
             + aes_group(n, nr, ghash_work, spread, eor3) + ["8:"])
 
@@ -141,7 +157,7 @@ def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "k
     hi = G["hi"]
     body = aes.load_round_keys(nr, "x0")
     body += [f"ld1 {{{VCTR}.16b}}, [x2]", f"rev32 {VCTR}.16b, {VCTR}.16b", "ldr w12, [x2, #12]", "rev w12, w12",
-             f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b", "mov x8, x1"]
+             f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b", "mov x8, x1"] + RUN_INIT
     body += [f"cmp x4, #{per}", "b.lo 3f"]
     body += group(unroll, nr, [], spread, eor3) + [f"sub x4, x4, #{per}"]        # prologue: group 0
     body += ["1:", f"cmp x4, #{per}", "b.lo 2f"]
