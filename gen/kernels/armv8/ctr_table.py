@@ -9,11 +9,12 @@ with a 96-bit IV differ only in byte 15 until it carries into byte 14. AESE send
     T(v) = MixColumns(SubBytes(0, 0, 0, v ^ k15))   (bytes 0..3; k15 = byte 15 of round key 0)
 
 (the constant S(0) = 0x63 the three other rows contribute cancels in T(v) ^ T(v')). T depends on
-the key only, so init fills all 256 words (1 KiB, in the ctx). The stitched kernel then runs round
-1 for the first block of each group of 8 only and gets the other seven's round-1 state from one
-word load each (round 2's AESE XORs it with base ^ round key 1, stitched.py): 17 AES instructions
-a block instead of 19 on the pipe that limits the A72 and N1 models. Safe only where the counter is public (the word index is its low byte): the
-glue passes the table for 96-bit IVs only (J0 = IV || 1); otherwise J0 = GHASH(IV) depends on H.
+the key only, so init fills all 256 words (1 KiB, in the ctx). The kernels then run round 1 once
+per run of 256 counters (for its block with low byte 0: the run's base, stitched.run_base) and get
+every block's round-1 state from one word load (round 2's AESE XORs it with base ^ round key 1):
+17 AES instructions a block instead of 19 on the pipe that limits the A72 and N1 models. Safe
+only where the counter is public (the word index is its low byte): the glue passes the table for
+96-bit IVs only (J0 = IV || 1); otherwise J0 = GHASH(IV) depends on H.
 
 Filling: one AESE (zero key) + AESMC makes four entries: the input's bytes 15, 3, 7, 11 (which
 ShiftRows moves to row 3 of columns 0, 1, 2, 3) hold 4j ^ k15, 4j+1 ^ k15, 4j+2 ^ k15,
