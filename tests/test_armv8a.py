@@ -353,7 +353,9 @@ def test_whole_pairs_take_one_stitched_call_one_shot_and_streamed(tmp_path):
     ctx = m.alloc(4096)
     m.call(fw.addr(f"{p}_init"), ctx, m.alloc(16, key, readonly=True), 16)
     for n, expect in ((4096, ["aes_encrypt2", "ctr_ghash_pairs", "ghash_blocks"]),
-                      (48, ["aes_encrypt2", "ctr_ghash_pairs", "aes_encrypt2", "ghash_blocks", "ghash_blocks"])):
+                      (48, ["aes_encrypt2", "ctr_ghash_pairs", "aes_encrypt2", "ghash_blocks", "ghash_blocks"]),
+                      (13, ["aes_encrypt2", "ghash_blocks", "ghash_blocks"]),         # E(J0 + 1) serves it
+                      (17, ["aes_encrypt2", "aes_encrypt2", "ghash_blocks", "ghash_blocks", "ghash_blocks"])):
         calls.clear()
         out, tag = m.alloc(n), m.alloc(16)
         assert m.call(fw.addr(f"{p}_encrypt"), ctx, m.alloc(12, ivb, readonly=True), 12, 0, 0,
