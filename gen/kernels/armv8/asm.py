@@ -52,9 +52,17 @@ def function(prototype: str, sym: str, body: list[str], comment: str = "", frame
     return c_asm(prototype, lines, comment)
 
 
-def counted_loop(count: str, per: int, main: list[str], tail_per: int, tail: list[str]) -> list[str]:
+def counted_loop(count: str, per: int, main: list[str], tail_per: int, tail: list[str],
+                 odd: list[str] | None = None) -> list[str]:
     """`main` while `count` >= per (subtracting per each time), then `tail` while it is not
-    zero (subtracting tail_per). Branches on the count only (a public length)."""
+    zero (subtracting tail_per); with `odd`, `tail` while count >= tail_per, then `odd` once if
+    anything is left (count < tail_per). Branches on the count only (a public length)."""
+    if odd is None:
+        return ([f"cmp {count}, #{per}", "b.lo 2f", "1:"] + main
+                + [f"sub {count}, {count}, #{per}", f"cmp {count}, #{per}", "b.hs 1b", "2:", f"cbz {count}, 4f", "3:"]
+                + tail + [f"subs {count}, {count}, #{tail_per}", "b.ne 3b", "4:"])
     return ([f"cmp {count}, #{per}", "b.lo 2f", "1:"] + main
-            + [f"sub {count}, {count}, #{per}", f"cmp {count}, #{per}", "b.hs 1b", "2:", f"cbz {count}, 4f", "3:"]
-            + tail + [f"subs {count}, {count}, #{tail_per}", "b.ne 3b", "4:"])
+            + [f"sub {count}, {count}, #{per}", f"cmp {count}, #{per}", "b.hs 1b", "2:",
+               f"cmp {count}, #{tail_per}", "b.lo 7f", "3:"]
+            + tail + [f"sub {count}, {count}, #{tail_per}", f"cmp {count}, #{tail_per}", "b.hs 3b", "7:",
+                      f"cbz {count}, 4f"] + odd + ["4:"])

@@ -103,10 +103,10 @@ def group(n: int, method: str, load: bool = True, eor3: bool = False) -> list[st
 
 
 def setup(method: str, powers: int) -> list[str]:
-    """Load H^1..H^powers (1, or all 8) and the constants (x0 = hk)."""
+    """Load H^1..H^powers (2, or all 8) and the constants (x0 = hk)."""
     R = REGS[method]
-    if powers == 1:
-        out = ["ldr q16, [x0]", "ldr q24, [x0, #256]" if method == "karatsuba" else "ldr q8, [x0, #128]"]
+    if powers == 2:         # H^1, H^2 (and their Karatsuba words, both in one q; or unswapped)
+        out = ["ldp q16, q17, [x0]", "ldr q24, [x0, #256]" if method == "karatsuba" else "ldp q8, q9, [x0, #128]"]
     else:
         out = ["ld1 {v16.16b, v17.16b, v18.16b, v19.16b}, [x0]", "add x9, x0, #64",
                "ld1 {v20.16b, v21.16b, v22.16b, v23.16b}, [x9]"]
@@ -122,11 +122,13 @@ def ghash_blocks(prefix: str, agg: int = 8, method: str = "karatsuba", eor3: boo
     if agg not in (4, 8) or method not in METHODS:
         raise ValueError(f"ghash: aggregate 4 or 8 blocks, method one of {METHODS} (got {agg}, {method})")
     Y = REGS[method]["Y"]
-    # H^2..H^8 are loaded only when a whole group is there (short calls: the length block, a
-    # partial block); the branch is on the public count
+    # H^3..H^8 are loaded only when a whole group is there (short calls: the last blocks and the
+    # length block); the branch is on the public count. Left-over blocks go two at a time (H^2,
+    # H^1, one reduction), then one
     body = [f"ld1 {{{Y}.16b}}, [x1]", f"rev64 {Y}.16b, {Y}.16b", f"cmp x3, #{agg}", "b.lo 5f"]
-    body += setup(method, 8) + ["b 6f", "5:"] + setup(method, 1) + ["6:"]
-    body += counted_loop("x3", agg, group(agg, method, eor3=eor3), 1, group(1, method, eor3=eor3))
+    body += setup(method, 8) + ["b 6f", "5:"] + setup(method, 2) + ["6:"]
+    body += counted_loop("x3", agg, group(agg, method, eor3=eor3), 2, group(2, method, eor3=eor3),
+                         odd=group(1, method, eor3=eor3))
     body += [f"rev64 {Y}.16b, {Y}.16b", f"st1 {{{Y}.16b}}, [x1]"]
     name = f"{prefix}_ghash_blocks"
     return function(f"void {name}(const uint32_t *hk, uint8_t y[16], const uint8_t *in, size_t nblocks)",
