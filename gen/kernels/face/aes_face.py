@@ -566,12 +566,19 @@ def y_multiple(b: Builder, y: list[int], coef: int, plane: int) -> int:
     return x2 if coef == 2 else b.eor(x2, y[plane])
 
 
-def face_encrypt2_ir(keybits: int, slicing: str, depth: str) -> Program:
-    """Two blocks from their cached entries: rounds (d+1)..Nr of the fixsliced kernel."""
+def face_encrypt2_ir(keybits: int, slicing: str, depth: str, cached: bool = False) -> Program:
+    """Two blocks from their cached entries: rounds (d+1)..Nr of the fixsliced kernel.
+
+    ``cached`` (r2 only): the entries hold D(v) alone, without the per-run constant C2 (a table
+    kept across messages, the caller-owned cache of the GCM glue), and the kernel XORs C2 in
+    itself from its own memory `c2` (8 words: the setup's fs[32..39]): 8 loads and 8 EORs per
+    pair instead of a table per run."""
     nr = check_args(keybits, slicing)
     check_depth(depth)
+    if cached and depth != "r2":
+        raise ValueError("only the r2 entries fold a per-run constant: a cached encrypt2 is r2 only")
     al = alignments(nr, slicing)
-    b = Builder(f"aes{keybits}_{slicing}_face_{depth}_encrypt2")
+    b = Builder(f"aes{keybits}_{slicing}_face_{depth}_encrypt2{'c' if cached else ''}")
     cst = Consts(b)
     n = ENTRY_WORDS[depth]
     b.declare("e", 2 * n, "r")                 # the entries of v0 and v0 + 1, adjacent in the table
@@ -591,7 +598,11 @@ def face_encrypt2_ir(keybits: int, slicing: str, depth: str) -> Program:
             q.append(b.eor(b.eor(b.ld("fs", 8 + i), t0), t1, shift=("lsl", 1)))
         emit_finish(b, q, 2, al, nr)
         return b.finish()
-    q = [b.ld("e", i) for i in range(8)]                  # the pair's packed state after round 2
+    if cached:                                            # D(v) ^ C2: the pair's state after round 2
+        b.declare("c2", 8, "r")
+        q = [b.eor(b.ld("e", i), b.ld("c2", i)) for i in range(8)]
+    else:
+        q = [b.ld("e", i) for i in range(8)]              # the pair's packed state after round 2
     emit_finish(b, q, 3, al, nr)
     return b.finish()
 
@@ -756,10 +767,24 @@ def portable_c(prefix: str, keybits: int, slicing: str, depth: str) -> FaceCode:
     if depth == "r2":   # fs is not read: keep -Wunused-parameter quiet
         body = body.replace("{\n", "{\n    (void)fs;\n", 1)
     fns.append(body)
-    fns.append(f"/* n >= 1 pairs: out = in ^ keystream, the entries advancing one pair at a time */\n"
-               f"static void {prefix}_face_encrypt2(const uint32_t *rk, const uint32_t *fs, uint8_t *out, "
-               f"const uint8_t *in, const uint32_t *e, size_t n)\n{{\n"
-               f"    for (; n; n--, out += 32, in += 32, e += {2 * n_words(depth)}u)\n"
-               f"        {prefix}_face_pair(rk, fs, out, in, e);\n}}\n")
+    fns.append(_pairs_loop(prefix, "encrypt2", "pair", "fs", 2 * n_words(depth)))
+    if depth == "r2":   # the cache's kernel: entries D(v) without C2, which it XORs in
+        encc = face_encrypt2_ir(keybits, slicing, depth, cached=True)
+        fns.append(c_backend.function(
+            f"static void {prefix}_face_pairc(const uint32_t *rk, const uint32_t *c2, uint8_t *out, "
+            f"const uint8_t *in, const uint32_t *e)", encc,
+            {"e": ("words", "e"), "rk": ("words", "rk"), "c2": ("words", "c2"),
+             "in": ("bytes_le", "in"), "out": ("bytes_le", "out")}))
+        fns.append(_pairs_loop(prefix, "encrypt2c", "pairc", "c2", 2 * n_words(depth)))
+        stats["encrypt2c"] = encc.stats()
     return FaceCode(code=head + defines + c_shared(prefix, depth) + "\n".join(fns),
                     depth=depth, fs_words=FS_WORDS[depth], tab_words=256 * n, entry_words=n, stats=stats)
+
+
+def _pairs_loop(prefix: str, name: str, body: str, second: str, step: int) -> str:
+    """C of {p}_face_<name>: n >= 1 pairs through the one-pair body {p}_face_<body>."""
+    return (f"/* n >= 1 pairs: out = in ^ keystream, the entries advancing one pair at a time */\n"
+            f"static void {prefix}_face_{name}(const uint32_t *rk, const uint32_t *{second}, uint8_t *out, "
+            f"const uint8_t *in, const uint32_t *e, size_t n)\n{{\n"
+            f"    for (; n; n--, out += 32, in += 32, e += {step}u)\n"
+            f"        {prefix}_face_{body}(rk, {second}, out, in, e);\n}}\n")
