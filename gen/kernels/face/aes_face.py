@@ -120,6 +120,19 @@ def cache_bytes(depth: str) -> int:
         return 0
     words = layout(depth)
     return 4 * (words["table"] + words["fs"] + words["sv"] + words["state"])
+
+
+def face_cache_bytes(depth: str) -> int:
+    """sizeof(PREFIX_face_cache), the caller-owned table of the *_cached calls (templates/
+    gcm_api.h.j2): r2 the ctx pointer, groups, ivb[4], the fill's run constants, the key check
+    and the D(v) table; r1 one unused word (its table is the key's, in the ctx)."""
+    check_depth(depth)
+    if depth == "r1":
+        return 4
+    words = layout(depth)
+    return 4 * (3 + words["fs"] + 8 + words["table"])
+
+
 GROUP = 32                                  # table entries filled by one face_fill call
 M1_COEF = (1, 1, 3, 2)                      # round 1: row r of column 0 gets M1_COEF[r] * s
 V_LANES = (0xAAAAAAAA, 0xCCCCCCCC, 0xF0F0F0F0, 0xFF00FF00, 0xFFFF0000)   # bits 0..4 of lane
