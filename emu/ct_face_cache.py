@@ -19,6 +19,7 @@ from emu.toolchain import build_firmware
 #: (IV counter, message length): counters 0x..fe, 0x..ff keep IV byte 10, 0x..100 changes it
 SEQUENCE = ((0x10FE, 64), (0x10FF, 16), (0x1100, 300), (0x1101, 64))
 FIXED = b"\x5a\x17\x00\x42"
+FUNCTIONS = ("face_cache_init", "encrypt_cached", "decrypt_cached", "start_cached", "face_cache_wipe")
 AAD_LEN = 20
 
 
@@ -31,6 +32,7 @@ def _secret(rng: random.Random, i: int, n: int) -> bytes:
 
 
 def check(header: Path, prefix: str, target: str, keybits: int, workdir: Path, runs: int = 6) -> CtResult:
+    Path(workdir).mkdir(parents=True, exist_ok=True)
     fw = build_firmware(Path(header).resolve(), prefix, target, Path(workdir))
     machine = Machine(fw.core, fw.image)
     session = Session(machine, fw, prefix)

@@ -35,6 +35,7 @@ class Report:
     failures: list[str] = field(default_factory=list)
     kat_passed: int = 0            # block-cipher drops: the cipher's known answers (emu/blockcipher.py)
     kat_source: str = ""
+    face_cache_cases: int = 0      # FACE drops: cases through the *_cached calls (emu/face_cache.py)
 
     def summary(self) -> str:
         if self.kat_source:
@@ -47,10 +48,13 @@ class Report:
         if self.kat_source:        # a cipher NIST's GCM files do not cover
             return {"known_answers": {"passed": self.kat_passed, "source": self.kat_source},
                     "differential_cases": self.differential_cases, "places": self.places}
-        return {"nist_vectors": {"passed": self.nist_passed, "failed": self.nist_failed,
-                                 "files": self.nist_files},
-                "differential_cases": self.differential_cases,
-                "places": self.places}
+        out = {"nist_vectors": {"passed": self.nist_passed, "failed": self.nist_failed,
+                                "files": self.nist_files},
+               "differential_cases": self.differential_cases,
+               "places": self.places}
+        if self.face_cache_cases:
+            out["face_cache_cases"] = self.face_cache_cases
+        return out
 
 
 def alignment_flags(i: int) -> int:

@@ -124,13 +124,13 @@ def cache_bytes(depth: str) -> int:
 
 def face_cache_bytes(depth: str) -> int:
     """sizeof(PREFIX_face_cache), the caller-owned table of the *_cached calls (templates/
-    gcm_api.h.j2): r2 the ctx pointer, groups, ivb[4], the fill's run constants, the key check
-    and the D(v) table; r1 one unused word (its table is the key's, in the ctx)."""
+    gcm_api.h.j2): r2 the ctx pointer, groups, ivb[4], next_iv[12], next_ok, the fill's run
+    constants, the key check, the next IV's C2 and the D(v) table; r1 one unused word (its table is the key's, in the ctx)."""
     check_depth(depth)
     if depth == "r1":
         return 4
     words = layout(depth)
-    return 4 * (3 + words["fs"] + 8 + words["table"])
+    return 4 * (3 + 3 + 1 + words["fs"] + 16 + 8 + words["table"])
 
 
 GROUP = 32                                  # table entries filled by one face_fill call
@@ -390,6 +390,30 @@ def face_setup_ir(keybits: int, slicing: str, depth: str) -> Program:
     q = emit_add_round_key(b, emit_linear(b, q, 2, al, nr), 2)
     for i in range(8):                                    # both blocks' C2 are equal
         b.st("fs", 32 + i, q[i])
+    return b.finish()
+
+
+def face_c2_ir(keybits: int, slicing: str) -> Program:
+    """r2 with the caller's cache: only the per-run constant C2 (as ``face_setup_ir``'s
+    fs[32..39]), for two counter blocks at once, one per block of the packed layout: `ctr` holds
+    block 0 (words 0..3) and block 1 (words 4..7), byte 15 unused; plane word `c2`[b] has block
+    k's C2 plane b in its bits of parity k. The glue computes the C2 of a message and of the
+    next IV in one call. No column-0 broadcasts: the cache's table already has them."""
+    nr = check_args(keybits, slicing)
+    al = alignments(nr, slicing)
+    b = Builder(f"aes{keybits}_{slicing}_face_c2")
+    cst = Consts(b)
+    b.declare("ctr", 8, "r")
+    b.declare("rk", 8 * (nr + 1), "r", constant=True)
+    b.declare("c2", 8, "w")
+    q = emit_add_round_key(b, emit_pack(b, [b.ld("ctr", i) for i in range(8)]), 0)
+    q = [b.orr(b.bic(x, imm=0xC0000000), imm=0xC0000000) if (0x52 >> i) & 1 else b.bic(x, imm=0xC0000000)
+         for i, x in enumerate(q)]
+    q = emit_sbox(b, emit_round(b, q, 1, al, nr))
+    mcol = cst.reg(sum(3 << packed_pos(r, 0, al[1]) for r in range(4)))
+    q = emit_add_round_key(b, emit_linear(b, [b.bic(x, mcol) for x in q], 2, al, nr), 2)
+    for i in range(8):
+        b.st("c2", i, q[i])
     return b.finish()
 
 
@@ -790,6 +814,11 @@ def portable_c(prefix: str, keybits: int, slicing: str, depth: str) -> FaceCode:
              "in": ("bytes_le", "in"), "out": ("bytes_le", "out")}))
         fns.append(_pairs_loop(prefix, "encrypt2c", "pairc", "c2", 2 * n_words(depth)))
         stats["encrypt2c"] = encc.stats()
+        c2 = face_c2_ir(keybits, slicing)
+        fns.append(c_backend.function(
+            f"static void {prefix}_face_c2(uint32_t *c2, const uint32_t *rk, const uint8_t *ctr)", c2,
+            {"ctr": ("bytes_le", "ctr"), "rk": ("words", "rk"), "c2": ("words", "c2")}))
+        stats["c2"] = c2.stats()
     return FaceCode(code=head + defines + c_shared(prefix, depth) + "\n".join(fns),
                     depth=depth, fs_words=FS_WORDS[depth], tab_words=256 * n, entry_words=n, stats=stats)
 

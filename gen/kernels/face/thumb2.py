@@ -68,6 +68,10 @@ def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: st
         prog, seg, rank = face_encrypt2_segments(keybits, slicing, depth, cached=True)
         fns["encrypt2c"] = compile_function(prog, f"{prefix}_face_encrypt2c", ENCRYPT2C_PARAMS, core, seed,
                                             segments=seg, rank=rank)
+        fns["c2"] = compile_function(
+            aes_face.face_c2_ir(keybits, slicing), f"{prefix}_face_c2",
+            [Param("c2", "uint32_t *", "c2"), Param("rk", "const uint32_t *", "rk"),
+             Param("ctr", "const uint8_t *", "ctr")], core, seed)
     if depth == "r2":   # init's s planes of one group: the S-box in the kernel's stored order
         sv_prog, marks = aes_face.sv_program(keybits, slicing)
         fns["sv"] = compile_function(
@@ -184,6 +188,7 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
                  f"but the entries hold D(v) only and\n * the kernel XORs the run's C2 planes in "
                  f"(c2 = the setup's fs + 32), so one table serves every run whose counter blocks\n"
                  f" * agree in bytes 0, 5, 10. Cycle model: {ccall} for one pair, {cstep} per pair "
-                 f"in its loop. */\n" + ctext)
+                 f"in its loop; face_c2 (C2 of two IVs' first runs at once) {fns['c2'].cycles}. */\n"
+                 + ctext + "\n" + fns["c2"].c_text())
         stats.update(encrypt2c_call=ccall, encrypt2c_loop_step=cstep)
     return text, stats
