@@ -320,3 +320,34 @@ def test_ir_c2_of_two_blocks_and_cached_encrypt2(keybits, slicing):
         assert got == want
     with pytest.raises(ValueError):
         aes_face.face_encrypt2_ir(keybits, slicing, "r1", cached=True)
+
+
+def test_report_table_of_the_cached_figures():
+    """gen/report.py's "FACE across messages" table: GCTR and GCM savings at 64 B and 4 KiB of the
+    cached calls against the face-off twin, the cache's RAM; no table without cached figures."""
+    from gen import report
+
+    def manifest(name, face, gctr, gcm, fc=None):
+        met = {"cycles": dict(gcm), "cycles_per_byte": {n: round(c / int(n), 2) for n, c in gcm.items()},
+               "gctr_cycles": dict(gctr), "gctr_cycles_per_byte": {n: round(c / int(n), 2) for n, c in gctr.items()}}
+        if fc:
+            met["face_cache"], met["face_cache_bytes"] = fc, aes_face.face_cache_bytes(face)
+        return {"name": name, "cipher": "aes128", "target": "cortex-m4", "mode": "gcm",
+                "options": {"slicing": "ffs", "ghash": "ctmul", "face": face}, "metrics": met}
+    off = manifest("x-off", "off", {"64": 8800, "4096": 330000},
+                   {"16": 5000, "64": 12000, "256": 33000, "4096": 460000})
+    fc = {"gctr_cycles": {"64": 7920.0, "4096": 264000.0}, "cycles": {"64": 10800.0, "4096": 394000.0},
+          "stack_bytes": 5000}
+    fc["gctr_cycles_per_byte"] = {n: round(c / int(n), 2) for n, c in fc["gctr_cycles"].items()}
+    fc["cycles_per_byte"] = {n: round(c / int(n), 2) for n, c in fc["cycles"].items()}
+    face = manifest("x-r2", "r2", {"64": 9000, "4096": 285000},
+                    {"16": 5200, "64": 12500, "256": 33100, "4096": 418000}, fc)
+    table = report.face_cache_table([off, face])
+    assert "`x-r2`" in table and "`x-off`" not in table
+    for n in ("64", "4096"):
+        assert f"{100 * (1 - fc['gctr_cycles'][n] / off['metrics']['gctr_cycles'][n]):.1f}%" in table
+        assert f"{100 * (1 - fc['cycles'][n] / off['metrics']['cycles'][n]):.1f}%" in table
+    assert str(aes_face.face_cache_bytes("r2")) in table
+    assert "FACE across messages" in report.perf_table([off, face])
+    del face["metrics"]["face_cache"]
+    assert report.face_cache_table([off, face]) is None
