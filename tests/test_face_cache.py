@@ -259,10 +259,10 @@ def test_constant_time_check_catches_a_key_dependent_rebuild():
     """Mutation: the reuse decided by a key bit as well as the IV bytes must be caught."""
     hp, prefix = _header(128, "r2", "cortex-m4")
     text = hp.read_text()
-    needle = "if (c->ctx == ctx && c->ivb[3] &&"
+    needle = "if (!(c->ctx == ctx && c->ivb[3] &&"
     assert text.count(needle) == 1
     bad = hp.parent / "mutant.h"
-    bad.write_text(text.replace(needle, "if (c->ctx == ctx && (ctx->rk[0] & 1u) && c->ivb[3] &&"))
+    bad.write_text(text.replace(needle, "if (!(c->ctx == ctx && (ctx->rk[0] & 1u) && c->ivb[3] &&"))
     r = ct_face_cache.check(bad, prefix, "cortex-m4", 128, Path(tempfile.mkdtemp(prefix="facecache-ct-")))
     assert r.status == "not-constant-time"
 
