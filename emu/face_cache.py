@@ -74,13 +74,16 @@ class CachedDrop:
         self.m.write(self.inp, data)
 
     def encrypt(self, iv: bytes, aad: bytes, msg: bytes, cached: bool = True, second: bool = False,
-                taglen: int = 16) -> tuple[int, bytes, bytes]:
-        """(rc, ciphertext, tag) of PREFIX_encrypt_cached (or PREFIX_encrypt when not `cached`)."""
-        self._load(iv, aad, msg)
+                taglen: int = 16, inplace: bool = False, skew: int = 0) -> tuple[int, bytes, bytes]:
+        """(rc, ciphertext, tag) of PREFIX_encrypt_cached (or PREFIX_encrypt when not `cached`);
+        `inplace`: out = in; `skew`: both buffers start that many bytes off their alignment."""
+        inp, out = self.inp + skew, (self.inp if inplace else self.out) + skew
+        self._load(iv, aad, b"")
+        self.m.write(inp, msg)
         ctx = self.ctx2 if second else self.ctx
-        args = (self.iv, len(iv), self.aad, len(aad), self.inp, len(msg), self.out, self.tag, taglen)
+        args = (self.iv, len(iv), self.aad, len(aad), inp, len(msg), out, self.tag, taglen)
         rc = self.call("encrypt_cached", ctx, self.cache, *args) if cached else self.call("encrypt", ctx, *args)
-        return rc, self.m.read(self.out, len(msg)), self.m.read(self.tag, taglen)
+        return rc, self.m.read(out, len(msg)), self.m.read(self.tag, taglen)
 
     def decrypt(self, iv: bytes, aad: bytes, ct: bytes, tag: bytes, cached: bool = True,
                 second: bool = False) -> tuple[int, bytes]:

@@ -156,6 +156,18 @@ def test_interleaved_cached_and_uncached_calls_and_streams():
         assert rc == 0 and back == msg
 
 
+def test_in_place_and_unaligned():
+    d = _drop()
+    key = bytes(range(100, 116))
+    d.init(key)
+    d.cache_init()
+    g = AESGCM(key)
+    for j, iv in enumerate(consecutive_ivs(b"\x10\x20\x30\x40", 77, 6)):
+        msg = bytes((i * 7 + j) & 0xFF for i in range(97 + 300 * j))
+        rc, ct, tag = d.encrypt(iv, b"hdr", msg, inplace=j % 2 == 0, skew=j % 4)
+        assert rc == 0 and ct + tag == g.encrypt(iv, msg, b"hdr"), j
+
+
 def test_long_iv_does_not_touch_the_cache():
     d = _drop()
     key = bytes(16)
