@@ -20,6 +20,12 @@ STREAM_BYTES = 8192            # room for any PREFIX_stream (r2: about 4.5 KiB)
 MAXMSG = 8192 + 64
 
 
+def declares_cached_api(header: Path, prefix: str) -> bool:
+    """Whether a drop has the cached calls (FACE drops made since issue 20 do; an older FACE drop
+    read from disk by `slicegen validate` / `bench` does not, and is checked without them)."""
+    return f"{prefix}_face_cache_init(" in Path(header).read_text()
+
+
 class CachedDrop:
     """One drop, one ctx, one cache (and a second ctx for the second-key tests)."""
 

@@ -70,7 +70,7 @@ class Gcm:
                     "second_place": (f"qemu-aarch64 -cpu {qemu.QEMU_CPU[core]}", qemu.QemuRunner(program, core))}
         report = validate(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, d.config_sha256, work, firmware=fw,
                           **more)
-        if d.face != "off":                  # the *_cached calls, in emulation (emu/face_cache.py)
+        if d.face != "off" and face_cache.declares_cached_api(d.header, d.prefix):                  # the *_cached calls, in emulation (emu/face_cache.py)
             progress(f"{d.prefix}: cached FACE calls against pyca")
             drop = face_cache.CachedDrop(d.header, d.prefix, d.target, work / "face-cache")
             report.face_cache_cases = face_cache.validate_cached(drop, 8 * d.spec.key_bytes, seed_of(d.config_sha256))
@@ -80,7 +80,7 @@ class Gcm:
     def constant_time(d: Drop, work: Path, fw) -> CtReport:
         report = check_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, d.ctx_words, 0, work,
                             firmware=fw, extra_lengths=d.ct_extra_lengths)
-        if d.face != "off":                  # a cached sequence across a rebuild (emu/ct_face_cache.py)
+        if d.face != "off" and face_cache.declares_cached_api(d.header, d.prefix):                  # a cached sequence across a rebuild (emu/ct_face_cache.py)
             r = ct_face_cache.check(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work / "face-cache-ct")
             report.checks.append(("face cache sequence", r.status, r.instructions))
             report.checked += [f for f in ct_face_cache.FUNCTIONS if f not in report.checked]
@@ -94,7 +94,7 @@ class Gcm:
             return bench_mca_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work, fw)
         metrics = bench_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work, firmware=fw,
                              cache_bytes=cache_bytes)
-        if d.face != "off":                  # the cached calls over 256 consecutive IVs
+        if d.face != "off" and face_cache.declares_cached_api(d.header, d.prefix):                  # the cached calls over 256 consecutive IVs
             drop = face_cache.CachedDrop(d.header, d.prefix, d.target, work / "face-cache-bench")
             metrics["face_cache"] = face_cache.bench_cached(drop, 8 * d.spec.key_bytes, progress=progress)
             metrics["face_cache_bytes"] = face_cache_struct_bytes(d.face)
