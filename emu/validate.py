@@ -41,8 +41,9 @@ class Report:
         if self.kat_source:
             return (f"{self.kat_passed} known answers and {self.differential_cases} random cases "
                     f"against the reference model passed")
+        cached = f"; {self.face_cache_cases} cached-FACE cases passed" if self.face_cache_cases else ""
         return (f"NIST {self.nist_passed} passed, {self.nist_failed} failed; {self.spec_cases} spec "
-                f"and {self.differential_cases} differential cases passed")
+                f"and {self.differential_cases} differential cases passed{cached}")
 
     def manifest(self) -> dict:
         if self.kat_source:        # a cipher NIST's GCM files do not cover
