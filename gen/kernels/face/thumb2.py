@@ -1,4 +1,5 @@
-"""FACE for the Thumb-2 targets: set-up, fill, (r2) init's s planes and the looped encrypt2,
+"""FACE for the Thumb-2 targets: set-up, fill, (r2) init's s planes and the looped encrypt2
+(and for r2's caller-owned cache, the looped encrypt2c that XORs the run's C2 in, and face_c2),
 compiled from the IR of gen/kernels/face/aes_face.py through gen/kernels/thumb2_function.py
 (scheduler + allocator), with the thresholds the GCM glue uses to decide when a group fill or a
 run set-up pays (figures of the generator's cycle model)."""
