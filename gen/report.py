@@ -181,16 +181,9 @@ def face_table(manifests) -> str | None:
     manifests measured before emu/bench.py had it), the break-even size (the first measured
     size where FACE is faster) and the RAM (FACE cache, ctx: r1's table lives in the ctx)."""
     ms = _sorted(manifests)
-
-    def twin(m):
-        for o in ms:
-            if all(o.get(k) == m.get(k) for k in ("cipher", "target")) and o["options"].get("face") == "off" \
-                    and all(o["options"].get(k) == m["options"].get(k) for k in ("slicing", "ghash")):
-                return o
-        return None
     rows = []
     for m in ms:
-        base = twin(m) if m["options"].get("face", "off") != "off" else None
+        base = face_off_twin(m, ms) if m["options"].get("face", "off") != "off" else None
         if base is None:
             continue
         off, met = base["metrics"], m["metrics"]
@@ -213,6 +206,49 @@ def face_table(manifests) -> str | None:
             + ["saving @4096", f"GCTR c/B @{GCTR_SIZE}: off → FACE", f"GCTR saving @{GCTR_SIZE}",
                "faster from (measured sizes)", "cache B", "ctx B", "stack B"])
     return _markdown(head, rows, right_from=2)
+
+
+def face_off_twin(m: dict, ms) -> dict | None:
+    """The drop of the same configuration as FACE drop `m` with face off, if built."""
+    for o in ms:
+        if all(o.get(k) == m.get(k) for k in ("cipher", "target")) and o["options"].get("face") == "off" \
+                and all(o["options"].get(k) == m["options"].get(k) for k in ("slicing", "ghash")):
+            return o
+    return None
+
+
+#: message sizes of the cached-FACE table
+CACHE_SIZES = ("64", "4096")
+
+
+def face_cache_table(manifests) -> str | None:
+    """FACE drops through their caller-owned cache (``metrics.face_cache``, emu/face_cache.py:
+    the mean over 256 messages with consecutive IVs, one rebuild amortised) against the same
+    configuration with face off: GCTR saving and GCM c/B at 64 B and 4 KiB, and the cache's RAM."""
+    ms = _sorted(manifests)
+    rows = []
+    for m in ms:
+        fc = m.get("metrics", {}).get("face_cache")
+        base = face_off_twin(m, ms) if fc else None
+        if base is None:
+            continue
+        off = base["metrics"]
+        row = [f"`{m['name']}`"]
+        for n in CACHE_SIZES:
+            g_off = gctr_cycles(off, n)
+            row += [f"{_num(gctr_cpb(off, n))} → {_num(fc['gctr_cycles_per_byte'][n])}",
+                    f"{100.0 * (1 - fc['gctr_cycles'][n] / g_off):.1f}%" if g_off else "—",
+                    f"{_num(off['cycles_per_byte'][n])} → {_num(fc['cycles_per_byte'][n])}",
+                    f"{100.0 * (1 - fc['cycles'][n] / off['cycles'][n]):.1f}%"]
+        row += [_num(m["metrics"].get("face_cache_bytes")), _num(fc.get("stack_bytes"))]
+        rows.append(row)
+    if not rows:
+        return None
+    head = ["FACE drop, cached calls"]
+    for n in CACHE_SIZES:
+        head += [f"GCTR c/B @{n}: off → cached", f"GCTR saving @{n}", f"GCM c/B @{n}: off → cached",
+                 f"GCM saving @{n}"]
+    return _markdown(head + ["cache B", "stack B"], rows, right_from=1)
 
 
 def face_kernel_table(manifests) -> str | None:
@@ -313,6 +349,13 @@ def perf_table(manifests) -> str:
                       "of the same call: encrypt minus the cycles inside the GHASH functions (`ghash_blocks`, "
                       "`ghash_feed`, `ghash_pad`) and the tag finalisation (`final_tag`), attributed per function "
                       "symbol by the cycle model (emu/bench.py):", "", face]
+        cached = face_cache_table(manifests)
+        if cached:
+            parts += ["", "FACE across messages: the `*_cached` calls with a caller-owned table "
+                      "(`PREFIX_face_cache`), mean per message over 256 messages with consecutive 96-bit IVs "
+                      "(one table: IV bytes 0, 5, 10 agree), one rebuild amortised; each kind of call measured "
+                      "in the emulator (emu/face_cache.py `bench_cached`). Against the same configuration with "
+                      "face off; r1 keeps nothing per IV, so its cached calls are its plain ones:", "", cached]
         blocks = block_table(manifests)
         if blocks:
             parts += ["", "Block-cipher drops (bitsliced, no tables; packing included): `ecb_encrypt` over 64 blocks "

@@ -79,6 +79,8 @@ def aes_gcm_kernels(config: Config) -> KernelSet:
         sections.append(text)
         figures.update(face_setup=face["setup"]["cycles"], face_fill_group=face["fill"]["cycles"],
                        face_encrypt2_per_pair=face["encrypt2_loop_step"])
+        if "encrypt2c_loop_step" in face:     # r2: the kernels of the caller-owned cache
+            figures.update(face_encrypt2c_per_pair=face["encrypt2c_loop_step"], face_c2=face["c2"]["cycles"])
     return KernelSet(
         sections=sections,
         target_guard=target_guard(core),
