@@ -1,0 +1,200 @@
+"""[schedule] objective (issue 19): "speed" leaves every configuration and drop as it was; "size"
+and "balanced" build drops with less .text that pass the same checks (NIST, pyca, constant time,
+on the M4 and on the M3 CPU model); the compact key schedule writes the reference round keys;
+the size-speed table and plot are deterministic."""
+import ctypes
+import dataclasses
+import json
+import random
+import subprocess
+import tomllib
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from emu import toolchain
+from gen import config as C, generate, presets, report, report_size
+from gen.build import build
+from gen.errors import ConfigError
+from gen.ir import run
+from gen.kernels.aes import keyschedule_compact
+from gen.kernels.aes.keyschedule import keyschedule_ir
+from tests.conftest import ROOT
+
+COMPACT = [n for n in presets.PRESETS if n.endswith(("-size", "-balanced"))]
+
+
+# --------------------------------------------------------------------------- the option
+
+@pytest.mark.parametrize("name", [n for n in presets.DEFAULTS if n not in COMPACT])
+def test_speed_is_the_old_configuration(name):
+    """Every existing default: its hash is the one in its shipped manifest, and saying
+    objective = "speed" out loud changes neither the hash nor the options."""
+    c = presets.preset(name)
+    shipped = json.loads((ROOT / "out" / name / "manifest.json").read_text())
+    assert c.sha256() == shipped["config_sha256"] and c.options() == shipped["options"]
+    if (c.cipher, c.mode, c.target) in C.SUPPORTED and "objective" in C.SUPPORTED[(c.cipher, c.mode, c.target)]:
+        data = dict(presets.PRESETS[name], schedule={"objective": "speed"})
+        said = C.from_dict(data)
+        assert said == c and said.sha256() == c.sha256() and "objective" not in said.canonical()
+
+
+def test_speed_header_is_byte_identical_to_the_default():
+    c = presets.preset("aes128gcm-m4-ffs")
+    said = C.from_dict(dict(presets.PRESETS["aes128gcm-m4-ffs"], schedule={"seed": 0, "objective": "speed"}))
+    assert generate.header(said, "x")[0] == generate.header(c, "x")[0]
+
+
+@pytest.mark.parametrize("objective", ["balanced", "size"])
+def test_other_objectives_are_hashed_and_round_trip(objective):
+    c = dataclasses.replace(presets.preset("aes128gcm-m4-ffs"), objective=objective)
+    assert c.sha256() != presets.preset("aes128gcm-m4-ffs").sha256()
+    assert json.loads(c.canonical())["objective"] == objective and c.options()["objective"] == objective
+    assert C.from_dict(tomllib.loads(c.toml())) == c
+
+
+def test_bad_objective_is_refused_with_the_choices():
+    with pytest.raises(ConfigError, match=r"schedule.objective = 'tiny' is not allowed; choose one of: "
+                                          r"speed, balanced, size"):
+        C.from_dict(dict(presets.PRESETS["aes128gcm-m4-ffs"], schedule={"objective": "tiny"}))
+    with pytest.raises(ConfigError, match="must be a string"):
+        C.from_dict(dict(presets.PRESETS["aes128gcm-m4-ffs"], schedule={"objective": 3}))
+
+
+@pytest.mark.parametrize("name", ["aes128gcm-portable", "speedy5ctr-m4", "aes128gcm-armv8a"])
+def test_objective_is_refused_where_it_does_not_apply(name):
+    with pytest.raises(ConfigError, match="objective is not an option of"):
+        C.from_dict(dict(presets.PRESETS[name], schedule={"objective": "size"}))
+
+
+def test_compact_presets_are_built_by_make():
+    assert {"aes128gcm-m4-size", "aes256gcm-m4-size", "aes128gcm-m3-size", "aes256gcm-m3-size",
+            "aes128gcm-m4-balanced"} <= set(presets.DEFAULTS)
+    for name in COMPACT:
+        c = presets.preset(name)
+        assert c.objective == name.rsplit("-", 1)[1] and c.constant_time and c.ghash == "ctmul"
+
+
+# --------------------------------------------------------------------------- .text
+
+@pytest.mark.parametrize("base", ["aes128gcm-m4-ffs", "aes256gcm-m3-ffs"])
+def test_size_objective_shrinks_text(base, tmp_path):
+    """The drop compiled alone as a user would (toolchain.drop_sizes): size < balanced < speed,
+    and size under half of speed."""
+    text = {}
+    for objective in ("speed", "balanced", "size"):
+        c = dataclasses.replace(presets.preset(base), objective=objective)
+        h = tmp_path / f"{objective}.h"
+        h.write_text(generate.header(c, "x")[0])
+        text[objective] = toolchain.drop_sizes(h, c.prefix, c.target, tmp_path)["text_bytes"]
+    assert text["size"] < text["balanced"] < text["speed"]
+    assert 2 * text["size"] < text["speed"], text
+
+
+def test_compact_drop_has_one_aes_kernel():
+    h = generate.header(presets.preset("aes128gcm-m4-size"), "x")[0]
+    assert "_ctr_pairs:" in h and "aes128gcm_m4_size_aes_encrypt2:" not in h   # no asm encrypt2
+    assert "static void aes128gcm_m4_size_aes_encrypt2(" in h                      # the glue's wrapper
+    assert h.count("static void aes128gcm_m4_size_ks_subword(") == 1
+
+
+# --------------------------------------------------------------------------- the compact key schedule
+
+KS = [(kb, sl) for kb in (128, 192, 256) for sl in ("ffs", "sfs")]
+
+
+@pytest.fixture(scope="module")
+def ks_lib(tmp_path_factory):
+    d = tmp_path_factory.mktemp("ksc")
+    src = ["#include <stdint.h>\n#include <stddef.h>\n",
+           "static void t_zero32(void *p, size_t n) { volatile uint32_t *v = p; while (n--) *v++ = 0u; }\n"]
+    for kb, sl in KS:
+        p = f"t{kb}{sl}"
+        src.append(keyschedule_compact.c_code(p, kb, sl).replace(f"{p}_zero32", "t_zero32"))
+        src.append(f"void {p}_ks(uint32_t *rk, const uint8_t *key) {{ {p}_aes_keyschedule(rk, key); }}\n")
+    (d / "ks.c").write_text("".join(src))
+    r = subprocess.run(["gcc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-shared", "-fPIC", "ks.c",
+                        "-o", "ks.so"], cwd=d, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[:2000]
+    return ctypes.CDLL(str(d / "ks.so"))
+
+
+@pytest.mark.parametrize("kb,sl", KS)
+def test_compact_key_schedule_writes_the_reference_round_keys(ks_lib, kb, sl):
+    nr = {128: 10, 192: 12, 256: 14}[kb]
+    ref = keyschedule_ir(kb, sl)
+    rng = random.Random(kb * 7 + len(sl))
+    for _ in range(20):
+        key = rng.randbytes(kb // 8)
+        rk = (ctypes.c_uint32 * (8 * (nr + 1) + 1))()
+        rk[8 * (nr + 1)] = 0x5A5A5A5A               # canary: exactly 8 (nr + 1) words written
+        getattr(ks_lib, f"t{kb}{sl}_ks")(rk, key)
+        words = [int.from_bytes(key[4 * i:4 * i + 4], "little") for i in range(kb // 32)]
+        assert list(rk[:8 * (nr + 1)]) == run(ref, {"key": words})["rk"]
+        assert rk[8 * (nr + 1)] == 0x5A5A5A5A
+
+
+# --------------------------------------------------------------------------- whole drops
+
+@pytest.mark.parametrize("name", ["aes128gcm-m3-size", "aes256gcm-m4-balanced"])
+def test_compact_drop_builds_and_passes_every_check(name, tmp_path):
+    """build() writes a drop only when NIST, the pyca differential cases and the constant-time
+    trace check all pass (on the M3 CPU model for the M3 drop); its .text is under the speed
+    drop's and its cycles at 4 KiB within the objective's budget of them."""
+    result = build(presets.preset(name), f"slicegen build {name}", tmp_path)
+    m = result.manifest
+    v = m["validation"]
+    assert v["nist_vectors"]["passed"] > 0 and v["nist_vectors"]["failed"] == 0
+    assert v["differential_cases"] > 0 and v["constant_time_check"] == "verified"
+    assert v["places"] == [f"emulated {m['target']}"]
+    speed = json.loads((ROOT / "out" / name.replace(name.rsplit("-", 1)[1], "ffs") / "manifest.json").read_text())
+    met, base = m["metrics"], speed["metrics"]
+    assert met["text_bytes"] < base["text_bytes"] and met["ctx_bytes"] < base["ctx_bytes"]
+    budget = {"size": 1.2, "balanced": 1.05}[presets.preset(name).objective]
+    assert met["cycles"]["4096"] <= budget * base["cycles"]["4096"]
+
+
+# --------------------------------------------------------------------------- the report
+
+def _manifest(name, cipher, core, objective, face, text, c4096, c64):
+    opts = {"slicing": "ffs", "face": face, "ghash": "ctmul", "seed": 0}
+    if objective != "speed":
+        opts["objective"] = objective
+    return {"name": name, "cipher": cipher, "mode": "gcm", "target": core, "constant_time": True, "options": opts,
+            "metrics": {"text_bytes": text, "ctx_bytes": 500, "cache_bytes": 0, "stack_bytes": 600,
+                        "cycles": {"16": c64 * 40, "64": c64 * 64, "256": c64 * 200, "4096": c4096 * 4096},
+                        "cycles_per_byte": {"16": c64 * 2.5, "64": c64, "256": c64 * 200 / 256, "4096": c4096}}}
+
+
+MANIFESTS = [_manifest("a-speed", "aes128", "cortex-m4", "speed", "off", 48000, 113.0, 190.0),
+             _manifest("a-r2", "aes128", "cortex-m4", "speed", "r2", 68000, 102.0, 197.0),
+             _manifest("a-size", "aes128", "cortex-m4", "size", "off", 15000, 120.0, 203.0),
+             _manifest("b-speed", "aes256", "cortex-m3", "speed", "off", 58000, 164.0, 256.0)]
+
+
+def test_size_table_rows_and_ratio():
+    t = report_size.table(MANIFESTS, report._markdown)
+    rows = [r for r in t.splitlines() if r.startswith("| `")]
+    assert [r.split("|")[1].strip() for r in rows] == ["`a-speed`", "`a-r2`", "`a-size`"]  # b: no trade
+    assert "| size | 15,000 | 120.00 | 203.00 | 1.062× |" in t
+    assert report_size.table(MANIFESTS[3:], report._markdown) is None
+
+
+def test_size_plot_is_deterministic_svg(tmp_path):
+    a, b = report_size.svg(MANIFESTS), report_size.svg(list(reversed(MANIFESTS)))
+    assert a == b
+    root = ET.fromstring(a)
+    assert root.tag.endswith("svg")
+    assert len(root.findall("{http://www.w3.org/2000/svg}polygon")) == 2      # one size point per panel
+    assert report_size.write_svg(tmp_path / "p.svg", MANIFESTS) is True
+    assert report_size.write_svg(tmp_path / "p.svg", MANIFESTS) is False
+    assert report_size.svg(MANIFESTS[3:]) is None
+
+
+def test_compact_drops_do_not_displace_the_speed_rows():
+    """The AES table and the FACE table's twins pick speed drops even when a compact drop of the
+    same cipher and core sorts first."""
+    face = report.face_table(MANIFESTS)
+    assert "`a-speed`" in face and "`a-size`" not in face
+    aes = report.aes_table(MANIFESTS)
+    assert "48000" in aes.replace(",", "") and "15000" not in aes.replace(",", "")
