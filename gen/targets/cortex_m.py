@@ -13,7 +13,7 @@ from gen.kernels.aes import ctr_thumb2 as aes_ctr_thumb2
 from gen.kernels.face import thumb2 as face_thumb2
 from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.kernels.aes import fixsliced as aes_fixsliced
-from gen.kernels.aes import keyschedule_compact
+from gen.kernels.aes import keyschedule_compact, compact_thumb2 as aes_compact_thumb2
 from gen.kernels.ghash import thumb2 as ghash_thumb2
 from gen.kernels import block_figures, block_thumb2, wipe
 from gen.kernels.face import aes_face
@@ -84,12 +84,17 @@ def aes_gcm_kernels(config: Config) -> KernelSet:
     keybits = 8 * config.spec.key_bytes
     compact = config.objective != "speed"
     gh = ghash_thumb2.thumb2(config.prefix, config.ghash, core, GHASH_GROUP[config.objective])
-    ctr = aes_ctr_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
     nr = aes_fixsliced.check_args(keybits, config.slicing)
-    if compact:
+    if config.objective == "size" and config.face == "off":      # per-round subroutines
+        ctr = aes_compact_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
+        aes_code = keyschedule_compact.c_code(config.prefix, keybits, config.slicing)
+        figures = {"aes_subroutines_per_pair": ctr.pair_cycles}
+    elif compact:
+        ctr = aes_ctr_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
         aes_code = keyschedule_compact.c_code(config.prefix, keybits, config.slicing)
         figures = {"ctr_pairs_per_pair": ctr.pair_cycles, "ctr_pairs_call": ctr.call_cycles}
     else:
+        ctr = aes_ctr_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
         aes = aes_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
         aes_code = aes.code
         figures = {"aes_encrypt2_call": aes.stats["thumb2"]["cycles"], "ctr_pairs_per_pair": ctr.pair_cycles}
