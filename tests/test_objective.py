@@ -89,12 +89,14 @@ def test_size_objective_shrinks_text(base, tmp_path):
         text[objective] = toolchain.drop_sizes(h, c.prefix, c.target, tmp_path)["text_bytes"]
     assert text["size"] < text["balanced"] < text["speed"]
     assert 2 * text["size"] < text["speed"], text
+    if base == "aes128gcm-m4-ffs":                # issue 19's .text targets: 10 KB and 20 KB
+        assert text["size"] <= 10 * 1024 and text["balanced"] <= 20 * 1024, text
 
 
 def test_compact_drops_have_one_aes_kernel():
-    """balanced: the asm ctr_pairs and no asm encrypt2; size: one function per distinct round
-    kind (ffs: 4) plus pack and last round, a C counter-mode loop; both: the glue's encrypt2
-    wrapper over ctr_pairs and one SubWord circuit."""
+    """balanced: the asm ctr_pairs and no asm encrypt2; size: one asm function with the rounds
+    looped (ctr_pairs_st) behind a C wrapper, one S-box; both: the glue's encrypt2 wrapper over
+    ctr_pairs and one SubWord circuit."""
     for name in ("aes128gcm-m4-balanced", "aes128gcm-m4-size"):
         h = generate.header(presets.preset(name), "x")[0]
         p = presets.preset(name).prefix
@@ -107,60 +109,28 @@ def test_compact_drops_have_one_aes_kernel():
             assert label(f"{p}_ctr_pairs") and not label(f"{p}_aes_rnd0")
         else:
             assert not label(f"{p}_ctr_pairs") and f"static void {p}_ctr_pairs(" in h
-            assert [label(f"{p}_aes_rnd{k}") for k in range(5)] == [True] * 4 + [False]
-            assert label(f"{p}_aes_first") and label(f"{p}_aes_last")
+            assert label(f"{p}_ctr_pairs_st") and h.count("@ round kind: j mod 4") == 1
 
 
 @pytest.mark.parametrize("kb,sl", [(128, "ffs"), (192, "sfs"), (256, "ffs")])
 def test_round_functions_compose_to_the_cipher(kb, sl):
-    """The size kernel's pieces as IR, chained as its C loop calls them, against encrypt2_ir."""
+    """The size kernel's segments as IR, chained as its round loop runs them (round j: ARK with
+    round key j - 1 and the S-box, then the linear layer of j's kind; the last round: the final
+    ARK and unpacking), against encrypt2_ir."""
     from gen.kernels.aes import compact_thumb2 as CT, fixsliced as AF, thumb2 as A
     nr = AF.check_args(kb, sl)
     rng = random.Random(kb)
     rk = [rng.getrandbits(32) for _ in range(8 * (nr + 1))]
     block, msg = [rng.getrandbits(32) for _ in range(8)], [rng.getrandbits(32) for _ in range(8)]
-    st = run(CT._first_program(), {"in": block})["st"]
-    for j, kind in enumerate(A.segment_kinds(kb, sl)[:-1], start=1):
-        st = run(CT._round_program(kind)[0], {"si": st, "rk": rk[8 * (j - 1):8 * j]})["so"]
-    out = run(CT._last_program(nr, sl), {"st": st, "rk": rk[8 * (nr - 1):], "msg": msg})["out"]
+    kinds = A.segment_kinds(kb, sl)
+    st = run(CT.first_program()[0], {"cb": block})["so"]
+    for j in range(1, nr + 1):
+        st = run(CT.arksbox_program()[0], {"si": st, "rk": rk[8 * (j - 1):8 * j]})["so"]
+        if j < nr:
+            st = run(CT.linear_program(kinds[j - 1])[0], {"si": st})["so"]
+    out = run(CT.last_program(nr, sl)[0], {"si": st, "rk": rk[8 * nr:], "msg": msg})["out"]
     ref = run(AF.encrypt2_ir(kb, sl), {"in": block, "rk": rk})["out"]
     assert out == [r ^ m for r, m in zip(ref, msg)]
-
-
-# --------------------------------------------------------------------------- the compact key schedule
-
-KS = [(kb, sl) for kb in (128, 192, 256) for sl in ("ffs", "sfs")]
-
-
-@pytest.fixture(scope="module")
-def ks_lib(tmp_path_factory):
-    d = tmp_path_factory.mktemp("ksc")
-    src = ["#include <stdint.h>\n#include <stddef.h>\n",
-           "static void t_zero32(void *p, size_t n) { volatile uint32_t *v = p; while (n--) *v++ = 0u; }\n"]
-    for kb, sl in KS:
-        p = f"t{kb}{sl}"
-        src.append(keyschedule_compact.c_code(p, kb, sl).replace(f"{p}_zero32", "t_zero32"))
-        src.append(f"void {p}_ks(uint32_t *rk, const uint8_t *key) {{ {p}_aes_keyschedule(rk, key); }}\n")
-    (d / "ks.c").write_text("".join(src))
-    r = subprocess.run(["gcc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-shared", "-fPIC", "ks.c",
-                        "-o", "ks.so"], cwd=d, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr[:2000]
-    return ctypes.CDLL(str(d / "ks.so"))
-
-
-@pytest.mark.parametrize("kb,sl", KS)
-def test_compact_key_schedule_writes_the_reference_round_keys(ks_lib, kb, sl):
-    nr = {128: 10, 192: 12, 256: 14}[kb]
-    ref = keyschedule_ir(kb, sl)
-    rng = random.Random(kb * 7 + len(sl))
-    for _ in range(20):
-        key = rng.randbytes(kb // 8)
-        rk = (ctypes.c_uint32 * (8 * (nr + 1) + 1))()
-        rk[8 * (nr + 1)] = 0x5A5A5A5A               # canary: exactly 8 (nr + 1) words written
-        getattr(ks_lib, f"t{kb}{sl}_ks")(rk, key)
-        words = [int.from_bytes(key[4 * i:4 * i + 4], "little") for i in range(kb // 32)]
-        assert list(rk[:8 * (nr + 1)]) == run(ref, {"key": words})["rk"]
-        assert rk[8 * (nr + 1)] == 0x5A5A5A5A
 
 
 # --------------------------------------------------------------------------- whole drops
@@ -170,7 +140,7 @@ def test_compact_drop_builds_and_passes_every_check(name, tmp_path):
     """build() writes a drop only when NIST, the pyca differential cases and the constant-time
     trace check all pass (on the M3 CPU model for the M3 drop); its .text is under the speed
     drop's, and its cycles at 4 KiB within the objective's budget of them (balanced: issue 19's
-    1.05x; size: 1.3x, a guard on today's 1.24-1.26x, which misses the issue's 1.2x)."""
+    1.05x; size: 1.35x, a guard on today's 1.26-1.29x, which misses the issue's 1.2x)."""
     result = build(presets.preset(name), f"slicegen build {name}", tmp_path)
     m = result.manifest
     v = m["validation"]
@@ -180,7 +150,7 @@ def test_compact_drop_builds_and_passes_every_check(name, tmp_path):
     speed = json.loads((ROOT / "out" / name.replace(name.rsplit("-", 1)[1], "ffs") / "manifest.json").read_text())
     met, base = m["metrics"], speed["metrics"]
     assert met["text_bytes"] < base["text_bytes"] and met["ctx_bytes"] < base["ctx_bytes"]
-    budget = {"size": 1.3, "balanced": 1.05}[presets.preset(name).objective]
+    budget = {"size": 1.35, "balanced": 1.05}[presets.preset(name).objective]
     assert met["cycles"]["4096"] <= budget * base["cycles"]["4096"]
 
 

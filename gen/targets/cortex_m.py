@@ -88,7 +88,7 @@ def aes_gcm_kernels(config: Config) -> KernelSet:
     if config.objective == "size" and config.face == "off":      # per-round subroutines
         ctr = aes_compact_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
         aes_code = keyschedule_compact.c_code(config.prefix, keybits, config.slicing)
-        figures = {"aes_subroutines_per_pair": ctr.pair_cycles}
+        figures = {f"size_segment_{k}": v for k, v in ctr.segments.items()}
     elif compact:
         ctr = aes_ctr_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
         aes_code = keyschedule_compact.c_code(config.prefix, keybits, config.slicing)

@@ -1,24 +1,24 @@
-"""Counter mode with per-round subroutines: the AES kernel of the "size" objective (issue 19).
+"""Counter mode with the rounds looped: the AES kernel of the "size" objective (issue 19).
 
-The trick: the speed kernels (gen/kernels/aes/thumb2.py, ctr_thumb2.py) are straight line, every
-round its own copy of the 113-gate S-box (about 0.8 KB of Thumb-2 per round).  Here each
-*distinct* round exists once, as a generated Thumb-2 function on a state of 8 bit planes in
-memory, and a C loop calls them (the layout of aadomn/aes's armcortexm/fixslicing, whose round
-functions are subroutines called per round, as quoted in issue 19; the code here is generated
-from this project's IR, not taken from there):
+The trick: the speed kernels (gen/kernels/aes/thumb2.py, ctr_thumb2.py) are straight line, so
+every round carries its own copy of the 113-gate S-box (about 0.8 KB of Thumb-2 per round).
+Here every piece exists once, in one Thumb-2 function that loops over the rounds:
 
-* ``{p}_aes_first(st, in)``: two counter blocks packed into planes (SWAPMOVE);
-* ``{p}_aes_rnd{k}(so, si, rk)``: AddRoundKey of rk[0..7], the S-box, then the linear layer of
-  round kind k (``thumb2.segment_kinds``: ffs has four MixColumns variants, sfs two, one of them
-  with an explicit packed ShiftRows^2); rk points at the round key of the round before;
-* ``{p}_aes_last(out, st, rk, msg)``: AddRoundKey, the S-box, the final AddRoundKey, unpacking,
-  the leftover ShiftRows, the XOR with the message.
+* ``first``: the two counter blocks packed into 8 bit planes (SWAPMOVE);
+* ``ark+sbox``: AddRoundKey with the current round key, then the S-box; it runs once per round;
+* one linear segment per distinct round kind (``thumb2.segment_kinds``: ffs has four MixColumns
+  variants, sfs two, one of them with an explicit packed ShiftRows^2), chosen by the round
+  number j (j mod 4 for ffs, j mod 2 for sfs);
+* ``last``: the final AddRoundKey, unpacking, the leftover ShiftRows, the XOR with the message.
 
-The C loop calls round j's function (1..Nr-1) in round order, straight line; the only loop
-count is the pair count (public), so the code stays constant time.  Each function is
-compiled by gen/kernels/thumb2_function.compile_function (list schedule in the stored
-evaluation orders of thumb2_orders.py, Belady allocation, post-scheduling, STRD and reload
-pairing).  The price is a call, 8 plane loads and 8 plane stores per round.
+The 8 planes go through a scratch buffer ``st`` (the sixth argument) between segments, and the
+current round-key pointer and j live in the frame.  Each segment is scheduled and allocated by
+the speed kernel's pipeline (stored evaluation orders from thumb2_orders.py, Belady allocation,
+post-scheduling, STRD and reload pairing); all registers are dead at segment boundaries, so the
+segments share one frame.  The pair loop's back edge is ctr_thumb2's.  Every branch depends on j
+and the pair count only (public), so the code stays constant time.  This is the layout of
+aadomn/aes's armcortexm/fixslicing (round functions as subroutines, issue 19's reference), made
+here without calls: a round costs the plane stores and loads at two boundaries and the dispatch.
 """
 from __future__ import annotations
 
@@ -26,132 +26,182 @@ from dataclasses import dataclass
 
 from gen.ir import Builder
 from gen.isa import thumb2 as t2
+from gen.kernels.aes import ctr_thumb2
 from gen.kernels.aes import fixsliced as AF
 from gen.kernels.aes import thumb2 as A
-from gen.kernels.thumb2_function import Param, compile_function
+from gen.sched import listsched, regalloc, reload_pairs, strd_pairs
+
+PUSHED = A.PUSHED_XOR              # r0 rk, r1 out, r2 cb, r3 in, r4-r11, lr (ctr_thumb2's frame)
+POPPED = A.POPPED
+#: home slots (negative ids): the four register arguments, n and st on the caller's stack, and
+#: the frame's current round-key pointer and round number
+HOME_RK, HOME_OUT, HOME_CB, HOME_IN, HOME_N, HOME_ST, HOME_RKC, HOME_J = -1, -2, -3, -4, -5, -6, -7, -8
+ARG_REG = {HOME_RK: "r0", HOME_OUT: "r1", HOME_CB: "r2", HOME_IN: "r3"}
 
 
-@dataclass
-class CompactCode:
-    code: str                 # C: prototypes + file-scope __asm__ of the round functions + the C loop
-    pair_cycles: int          # modelled cycles of the calls of one pair (functions only, not the C loop)
-    functions: dict           # name -> Function.summary()
+def _home(slot):
+    return regalloc.BaseSpec("home", "sp", slot)      # "sp": not in a register at segment entry
 
 
-def _round_program(kind: str):
-    """ARK(rk[0..7]) + S-box + the linear layer of ``kind`` ('lin:e:v'), planes si -> so;
-    segments and ranks as the speed kernel's ('ark+sbox', then '-lin:e:v')."""
-    b = Builder(f"aes_round_{kind}", is_imm=t2.is_imm)
-    b.declare("so", 8, "w")
+def _state_in(b: Builder) -> list:
     b.declare("si", 8, "r")
+    return [b.ld("si", i) for i in range(8)]
+
+
+def _state_out(b: Builder, q: list) -> None:
+    for i in range(8):
+        b.st("so", i, q[i])
+
+
+def first_program():
+    b = Builder("aes_first", is_imm=t2.is_imm)
+    b.declare("so", 8, "w")
+    b.declare("cb", 8, "r")
+    _state_out(b, AF.emit_pack(b, [b.ld("cb", i) for i in range(8)]))
+    return b.finish(), None, None
+
+
+def arksbox_program():
+    """AddRoundKey (rk[0..7], the current round key) and the S-box, in the stored order."""
+    b = Builder("aes_ark_sbox", is_imm=t2.is_imm)
+    b.declare("so", 8, "w")
     b.declare("rk", 8, "r", constant=True)
-    q = [b.ld("si", i) for i in range(8)]
-    marks = [len(b.ops)]
+    q = _state_in(b)
+    lo = len(b.ops)
     q = AF.emit_sbox(b, AF.emit_add_round_key(b, q, 0))
-    marks.append(len(b.ops))
+    hi = len(b.ops)
+    _state_out(b, q)
+    return _ranked(b.finish(), lo, hi, A.ORDERS.get("ark+sbox"))
+
+
+def linear_program(kind: str):
+    """The linear layer of round kind ``kind`` ('lin:e:v', without its AddRoundKey)."""
+    b = Builder(f"aes_{kind}", is_imm=t2.is_imm)
+    b.declare("so", 8, "w")
+    q = _state_in(b)
+    lo = len(b.ops)
     _, e, v = kind.split(":")
     if e == "2":
         q = AF.emit_packed_shiftrows2(b, q)
     q = AF.emit_mixcolumns(b, q, int(v))
-    marks.append(len(b.ops))
-    for i in range(8):
-        b.st("so", i, q[i])
-    prog = b.finish()
-    assert len(prog.ops) == len(b.ops), "dead code in a round function"
-    segment, rank = [0] * len(prog.ops), [None] * len(prog.ops)
-    lin = A.ORDERS.get("-" + kind) or A._filtered(A.ORDERS.get(kind), len(A.ORDERS.get(kind) or ()))
-    for s, (lo, hi, order) in enumerate(((marks[0], marks[1], A.ORDERS.get("ark+sbox")),
-                                         (marks[1], marks[2], lin))):
-        pos = {g: k for k, g in enumerate(order)} if order and len(order) == hi - lo else None
-        for i in range(lo, hi):
-            segment[i] = s + 1
-            rank[i] = pos[i - lo] if pos else None
-    for i in range(marks[2], len(prog.ops)):
-        segment[i] = 3
-    return prog, segment, rank
+    hi = len(b.ops)
+    _state_out(b, q)
+    full = A.ORDERS.get(kind)
+    return _ranked(b.finish(), lo, hi, A.ORDERS.get("-" + kind) or A._filtered(full, len(full or ())))
 
 
-def _first_program():
-    b = Builder("aes_first", is_imm=t2.is_imm)
-    b.declare("st", 8, "w")
-    b.declare("in", 8, "r")
-    q = AF.emit_pack(b, [b.ld("in", i) for i in range(8)])
-    for i in range(8):
-        b.st("st", i, q[i])
-    return b.finish()
-
-
-def _last_program(nr: int, slicing: str):
+def last_program(nr: int, slicing: str):
+    """The final AddRoundKey (rk[0..7]), unpacking, the leftover ShiftRows^2, out = msg ^ E."""
     b = Builder("aes_last", is_imm=t2.is_imm)
     b.declare("out", 8, "w")
-    b.declare("st", 8, "r")
-    b.declare("rk", 16, "r", constant=True)
+    b.declare("rk", 8, "r", constant=True)
     b.declare("msg", 8, "r")
-    q = AF.emit_sbox(b, AF.emit_add_round_key(b, [b.ld("st", i) for i in range(8)], 0))
-    w = AF.emit_unpack(b, AF.emit_add_round_key(b, q, 1))
+    w = AF.emit_unpack(b, AF.emit_add_round_key(b, _state_in(b), 0))
     if AF.alignments(nr, slicing)[nr] % 4 == 2:
         w = AF.emit_natural_shiftrows2(b, w)
     for i in range(8):
         b.st("out", i, b.eor(w[i], b.ld("msg", i)))
-    return b.finish()
+    return b.finish(), None, None
 
 
-def _best(prog, name, params, core, seed, **kw):
-    """The cheaper (cycle model) of a homed and a pinned round-key base."""
-    cands = [compile_function(prog, name, params, core, seed, **kw)]
-    if "rk" in prog.mems:
-        cands.append(compile_function(prog, name, params, core, seed, pinned=("rk",), **kw))
-    return min(cands, key=lambda f: (f.cycles, len(f.insns)))
+def _ranked(prog, lo, hi, order):
+    """Segments (loads 0, the stored-order part 1, stores 2) and ranks for listsched."""
+    assert len(prog.ops) >= hi, "dead code in a segment"
+    segment = [0] * lo + [1] * (hi - lo) + [2] * (len(prog.ops) - hi)
+    rank = [None] * len(prog.ops)
+    if order and len(order) == hi - lo:
+        for k, g in enumerate(order):
+            rank[lo + g] = k
+    return prog, segment, rank
+
+
+BASES = {"si": _home(HOME_ST), "so": _home(HOME_ST), "rk": _home(HOME_RKC), "cb": _home(HOME_CB),
+         "out": _home(HOME_OUT), "msg": _home(HOME_IN)}
+
+
+@dataclass
+class Segment:
+    name: str
+    body: list                # allocated, scheduled instructions, slots symbolic
+    cycles: int
+    spills: int
+
+
+def compile_segment(name, built, core: str, seed: int) -> Segment:
+    prog, segment, rank = built
+    bases = {m: BASES[m] for m in prog.mems}
+    order = listsched.schedule(prog, seed, "pressure", segments=segment, rank=rank)
+    alloc = regalloc.allocate(prog, order, bases, seed=seed)
+    regalloc.check_allocation(prog, order, alloc, bases)
+    body = A.post(alloc, core, seed)
+    paired, _ = strd_pairs.pair(body, core)
+    strd_pairs.check(body, paired)
+    body, _ = reload_pairs.pair(paired, core)
+    return Segment(name, body, listsched.cycles(body, core), alloc.spills)
+
+
+@dataclass
+class CompactCode:
+    code: str                 # C: the asm function and its C wrapper {prefix}_ctr_pairs
+    segments: dict            # name -> modelled cycles of one run of the segment
+    stack_bytes: int
 
 
 def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) -> CompactCode:
     nr = AF.check_args(keybits, slicing)
-    kinds = A.segment_kinds(keybits, slicing)[:-1]          # rounds 1..nr-1; round nr is 'last'
-    distinct = sorted(set(kinds), key=kinds.index)
-    p = prefix
-    fns, texts = {}, []
-    first = compile_function(_first_program(), f"{p}_aes_first",
-                             [Param("st", "uint32_t *", "st"), Param("in", "const uint8_t *", "in")], core, seed)
-    fns[first.name] = first
-    rounds = []
-    for k, kind in enumerate(distinct):
-        prog, segment, rank = _round_program(kind)
-        f = _best(prog, f"{p}_aes_rnd{k}", [Param("so", "uint32_t *", "so"), Param("si", "const uint32_t *", "si"),
-                                            Param("rk", "const uint32_t *", "rk")], core, seed,
-                  segments=segment, rank=rank)
-        fns[f.name] = f
-        rounds.append((kind, f))
-    last = _best(_last_program(nr, slicing), f"{p}_aes_last",
-                 [Param("out", "uint8_t *", "out"), Param("st", "const uint32_t *", "st"),
-                  Param("rk", "const uint32_t *", "rk"), Param("msg", "const uint8_t *", "msg")], core, seed)
-    fns[last.name] = last
-    for f in fns.values():
-        texts.append(f.c_text(f"/* {f.name}: {f.summary()['instructions']} instructions, {f.cycles} cycles "
-                              f"(cycle model), stack {f.stack_bytes} bytes; gen/kernels/aes/compact_thumb2.py */"))
-    by_kind = dict(rounds)
-    calls = "\n".join(f"        {by_kind[kind].name}(st, st, rk + {8 * (j - 1)}u);    /* round {j}: {kind} */"
-                      for j, kind in enumerate(kinds, start=1))
-    loop = f"""/* {p}_ctr_pairs (objective size): counter mode over n >= 1 pairs, out = in ^ E(cb) with cb's two
- * big-endian counters (bytes 12..15, 28..31) advanced by 2 per pair; AES-{keybits} {slicing} as per-round
- * subroutines (gen/kernels/aes/compact_thumb2.py), called in round order (no branch but the loops'). */
-static void {p}_ctr_pairs(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, size_t n)
-{{
-    uint32_t st[8], c;
-    unsigned k;
-    for (; n; n--, in += 32, out += 32) {{
-        {p}_aes_first(st, cb);
-{calls}
-        {p}_aes_last(out, st, rk + {8 * (nr - 1)}u, in);
-        for (k = 12u; k < 32u; k += 16u) {{            /* both counters += 2 (GCM inc32, mod 2^32) */
-            c = ((uint32_t)cb[k] << 24 | (uint32_t)cb[k + 1u] << 16 | (uint32_t)cb[k + 2u] << 8 | cb[k + 3u]) + 2u;
-            cb[k] = (uint8_t)(c >> 24); cb[k + 1u] = (uint8_t)(c >> 16); cb[k + 2u] = (uint8_t)(c >> 8);
-            cb[k + 3u] = (uint8_t)c;
-        }}
-    }}
-    {p}_zero32(st, 8u);
-}}
-"""
-    per_round = {kind: f.cycles for kind, f in rounds}
-    pair = first.cycles + sum(per_round[k] for k in kinds) + last.cycles
-    return CompactCode(code="\n".join(texts) + "\n" + loop, pair_cycles=pair,
-                       functions={n: f.summary() for n, f in fns.items()})
+    kinds = A.segment_kinds(keybits, slicing)[:-1]           # rounds 1..nr-1 (round nr: 'last')
+    period = 4 if slicing == "ffs" else 2
+    by_res = {j % period: k for j, k in enumerate(kinds, start=1)}
+    assert all(by_res[j % period] == k for j, k in enumerate(kinds, start=1)), "round kinds are not periodic"
+    segs = {"first": compile_segment("first", first_program(), core, seed),
+            "ark+sbox": compile_segment("ark+sbox", arksbox_program(), core, seed),
+            "last": compile_segment("last", last_program(nr, slicing), core, seed)}
+    for res, kind in sorted(by_res.items()):
+        segs[kind] = compile_segment(kind, linear_program(kind), core, seed)
+    n_slots = max(strd_pairs.n_slots(s.body) for s in segs.values())
+    s = 4 * (n_slots + 2)                                    # + the current rk pointer and j
+    if (4 * len(PUSHED) + s) % 8:
+        s += 4
+    rkc, jj = 4 * n_slots, 4 * n_slots + 4
+
+    def offset(slot):
+        if slot >= 0:
+            return 4 * slot
+        if slot in ARG_REG:
+            return s + 4 * PUSHED.index(ARG_REG[slot])
+        return {HOME_N: s + 4 * len(PUSHED), HOME_ST: s + 4 * len(PUSHED) + 4, HOME_RKC: rkc, HOME_J: jj}[slot]
+
+    def body(name):
+        return [f"    {t2.resolve(i, offset).text()}" for i in segs[name].body]
+    sym = f"{prefix}_ctr_pairs_st"
+    L = f".L{sym}"
+    edge = ctr_thumb2.back_edge(s)
+    lines = [f"    {t2.push(PUSHED).text()}", f"    {t2.add_sp(-s).text()}", "1:"]
+    lines += body("first")
+    lines += [f"    ldr    r0, [sp, #{offset(HOME_RK)}]", f"    str    r0, [sp, #{rkc}]    @ round key 0",
+              "    movs   r0, #1", f"    str    r0, [sp, #{jj}]    @ j = 1"]
+    lines += [f"{L}_round:"] + body("ark+sbox")
+    lines += [f"    ldrd   r1, r0, [sp, #{rkc}]    @ round key pointer, j", "    add    r1, r1, #32",
+              "    add    r2, r0, #1", f"    strd   r1, r2, [sp, #{rkc}]", f"    cmp    r0, #{nr}",
+              f"    beq    {L}_last", f"    and    r0, r0, #{period - 1}    @ round kind: j mod {period} (public)"]
+    for res in sorted(by_res)[1:]:
+        lines += [f"    cmp    r0, #{res}", f"    beq    {L}_k{res}"]
+    for res in sorted(by_res):
+        lines += [f"{L}_k{res}:    @ {by_res[res]}"] + body(by_res[res]) + [f"    b      {L}_round"]
+    lines += [f"{L}_last:"] + body("last")
+    lines += [f"    {t}    @ next pair" for t in ctr_thumb2.back_edge_text(edge)]
+    lines += [f"    {t2.add_sp(s + 4 * 4).text()}", f"    {t2.pop(POPPED).text()}"]
+    proto = (f"void {sym}(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, size_t n, "
+             f"uint32_t *st)")
+    cyc = {n: sg.cycles for n, sg in segs.items()}
+    head = (f"/* {sym}: counter mode over n >= 1 pairs, AES-{keybits} {slicing} with the rounds looped (the\n"
+            f" * size objective; gen/kernels/aes/compact_thumb2.py): out = in ^ E(cb), cb's two big-endian\n"
+            f" * counters advanced by 2 per pair; st: 8 words of scratch for the planes between segments.\n"
+            f" * Cycle model per run of a segment: {', '.join(f'{k} {v}' for k, v in cyc.items())}.\n"
+            f" * Frame {4 * len(PUSHED) + s} bytes. Branches on j and n only (public). */")
+    asm = t2.c_asm(proto, t2.function_lines(sym, lines), head)
+    wrapper = (f"/* {prefix}_ctr_pairs: the kernel above with its scratch planes on this frame, wiped after. */\n"
+               f"static void {prefix}_ctr_pairs(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, "
+               f"size_t n)\n{{\n    uint32_t st[8];\n    {sym}(rk, out, cb, in, n, st);\n"
+               f"    {prefix}_zero32(st, 8u);\n}}\n")
+    return CompactCode(code=asm + "\n" + wrapper, segments=cyc, stack_bytes=4 * len(PUSHED) + s)
