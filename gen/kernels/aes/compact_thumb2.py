@@ -11,14 +11,16 @@ Here every piece exists once, in one Thumb-2 function that loops over the rounds
   number j (j mod 4 for ffs, j mod 2 for sfs);
 * ``last``: the final AddRoundKey, unpacking, the leftover ShiftRows, the XOR with the message.
 
-The 8 planes go through a scratch buffer ``st`` (the sixth argument) between segments, and the
-current round-key pointer and j live in the frame.  Each segment is scheduled and allocated by
-the speed kernel's pipeline (stored evaluation orders from thumb2_orders.py, Belady allocation,
-post-scheduling, STRD and reload pairing); all registers are dead at segment boundaries, so the
+The 8 planes stay in r4-r11 from one segment to the next (gen/sched/regalloc.py's regs_in /
+regs_out: a segment starts with them there and ends with a parallel move putting them back), and
+the current round-key pointer and j live in the frame.  Each segment is scheduled and allocated
+by the speed kernel's pipeline (stored evaluation orders from thumb2_orders.py, Belady
+allocation, post-scheduling, STRD pairing; not the reload renaming, which does not know the
+registers the next segment reads); nothing but the planes is live at a boundary, so the
 segments share one frame.  The pair loop's back edge is ctr_thumb2's.  Every branch depends on j
 and the pair count only (public), so the code stays constant time.  This is the layout of
 aadomn/aes's armcortexm/fixslicing (round functions as subroutines, issue 19's reference), made
-here without calls: a round costs the plane stores and loads at two boundaries and the dispatch.
+here without calls: a round costs the moves at two boundaries and the dispatch.
 """
 from __future__ import annotations
 
@@ -33,9 +35,9 @@ from gen.sched import listsched, regalloc, reload_pairs, strd_pairs
 
 PUSHED = A.PUSHED_XOR              # r0 rk, r1 out, r2 cb, r3 in, r4-r11, lr (ctr_thumb2's frame)
 POPPED = A.POPPED
-#: home slots (negative ids): the four register arguments, n and st on the caller's stack, and
-#: the frame's current round-key pointer and round number
-HOME_RK, HOME_OUT, HOME_CB, HOME_IN, HOME_N, HOME_ST, HOME_RKC, HOME_J = -1, -2, -3, -4, -5, -6, -7, -8
+#: home slots (negative ids): the four register arguments, n on the caller's stack, and the
+#: frame's current round-key pointer and round number
+HOME_RK, HOME_OUT, HOME_CB, HOME_IN, HOME_N, HOME_RKC, HOME_J = -1, -2, -3, -4, -5, -7, -8
 ARG_REG = {HOME_RK: "r0", HOME_OUT: "r1", HOME_CB: "r2", HOME_IN: "r3"}
 
 
@@ -44,6 +46,7 @@ def _home(slot):
 
 
 def _state_in(b: Builder) -> list:
+    """The planes as memory "si" (in r4-r11 when compiled: regs_in)."""
     b.declare("si", 8, "r")
     return [b.ld("si", i) for i in range(8)]
 
@@ -115,8 +118,11 @@ def _ranked(prog, lo, hi, order):
     return prog, segment, rank
 
 
-BASES = {"si": _home(HOME_ST), "so": _home(HOME_ST), "rk": _home(HOME_RKC), "cb": _home(HOME_CB),
-         "out": _home(HOME_OUT), "msg": _home(HOME_IN)}
+BASES = {"rk": _home(HOME_RKC), "cb": _home(HOME_CB), "out": _home(HOME_OUT), "msg": _home(HOME_IN)}
+#: the 8 planes between segments stay in registers (regalloc's regs_in / regs_out): the
+#: dispatch between segments uses r0-r2 only, the pair loop's back edge runs after the last
+#: segment, when nothing is live
+STATE_REGS = ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11")
 
 
 @dataclass
@@ -129,20 +135,22 @@ class Segment:
 
 def compile_segment(name, built, core: str, seed: int) -> Segment:
     prog, segment, rank = built
-    bases = {m: BASES[m] for m in prog.mems}
+    bases = {m: BASES[m] for m in prog.mems if m in BASES}
+    regs_in = {"si": STATE_REGS} if "si" in prog.mems else {}
+    regs_out = {"so": STATE_REGS} if "so" in prog.mems else {}
     order = listsched.schedule(prog, seed, "pressure", segments=segment, rank=rank)
-    alloc = regalloc.allocate(prog, order, bases, seed=seed)
-    regalloc.check_allocation(prog, order, alloc, bases)
+    alloc = regalloc.allocate(prog, order, bases, seed=seed, regs_in=regs_in, regs_out=regs_out)
+    regalloc.check_allocation(prog, order, alloc, bases, regs_in=regs_in, regs_out=regs_out)
     body = A.post(alloc, core, seed)
     paired, _ = strd_pairs.pair(body, core)
     strd_pairs.check(body, paired)
-    body, _ = reload_pairs.pair(paired, core)
-    return Segment(name, body, listsched.cycles(body, core), alloc.spills)
+    # no reload_pairs here: its renaming does not know the registers the next segment reads
+    return Segment(name, paired, listsched.cycles(paired, core), alloc.spills)
 
 
 @dataclass
 class CompactCode:
-    code: str                 # C: the asm function and its C wrapper {prefix}_ctr_pairs
+    code: str                 # C: prototype and file-scope __asm__ of {prefix}_ctr_pairs
     segments: dict            # name -> modelled cycles of one run of the segment
     stack_bytes: int
 
@@ -169,11 +177,11 @@ def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) ->
             return 4 * slot
         if slot in ARG_REG:
             return s + 4 * PUSHED.index(ARG_REG[slot])
-        return {HOME_N: s + 4 * len(PUSHED), HOME_ST: s + 4 * len(PUSHED) + 4, HOME_RKC: rkc, HOME_J: jj}[slot]
+        return {HOME_N: s + 4 * len(PUSHED), HOME_RKC: rkc, HOME_J: jj}[slot]
 
     def body(name):
         return [f"    {t2.resolve(i, offset).text()}" for i in segs[name].body]
-    sym = f"{prefix}_ctr_pairs_st"
+    sym = f"{prefix}_ctr_pairs"
     L = f".L{sym}"
     edge = ctr_thumb2.back_edge(s)
     lines = [f"    {t2.push(PUSHED).text()}", f"    {t2.add_sp(-s).text()}", "1:"]
@@ -191,17 +199,12 @@ def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) ->
     lines += [f"{L}_last:"] + body("last")
     lines += [f"    {t}    @ next pair" for t in ctr_thumb2.back_edge_text(edge)]
     lines += [f"    {t2.add_sp(s + 4 * 4).text()}", f"    {t2.pop(POPPED).text()}"]
-    proto = (f"void {sym}(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, size_t n, "
-             f"uint32_t *st)")
+    proto = f"void {sym}(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, size_t n)"
     cyc = {n: sg.cycles for n, sg in segs.items()}
     head = (f"/* {sym}: counter mode over n >= 1 pairs, AES-{keybits} {slicing} with the rounds looped (the\n"
             f" * size objective; gen/kernels/aes/compact_thumb2.py): out = in ^ E(cb), cb's two big-endian\n"
-            f" * counters advanced by 2 per pair; st: 8 words of scratch for the planes between segments.\n"
+            f" * counters advanced by 2 per pair; the 8 planes stay in r4-r11 between segments.\n"
             f" * Cycle model per run of a segment: {', '.join(f'{k} {v}' for k, v in cyc.items())}.\n"
             f" * Frame {4 * len(PUSHED) + s} bytes. Branches on j and n only (public). */")
     asm = t2.c_asm(proto, t2.function_lines(sym, lines), head)
-    wrapper = (f"/* {prefix}_ctr_pairs: the kernel above with its scratch planes on this frame, wiped after. */\n"
-               f"static void {prefix}_ctr_pairs(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, "
-               f"size_t n)\n{{\n    uint32_t st[8];\n    {sym}(rk, out, cb, in, n, st);\n"
-               f"    {prefix}_zero32(st, 8u);\n}}\n")
-    return CompactCode(code=asm + "\n" + wrapper, segments=cyc, stack_bytes=4 * len(PUSHED) + s)
+    return CompactCode(code=asm, segments=cyc, stack_bytes=4 * len(PUSHED) + s)
