@@ -197,3 +197,16 @@ def test_compact_drops_do_not_displace_the_speed_rows():
     assert "`a-speed`" in face and "`a-size`" not in face
     aes = report.aes_table(MANIFESTS)
     assert "48000" in aes.replace(",", "") and "15000" not in aes.replace(",", "")
+
+
+def test_explore_scores_the_kernel_the_size_drop_ships():
+    """explore's candidates for a size configuration are the looped kernel's segments (the seed
+    reaches them), not the unrolled encrypt2 the drop does not contain."""
+    from gen import explore
+    from gen.kernels.aes import compact_thumb2 as CT
+    c = presets.preset("aes128gcm-m4-size")
+    line = explore.score(c, 0)
+    k = CT.thumb2(c.prefix, 128, "ffs", "cortex-m4", 0)
+    assert line["cycles"] == k.pair_segment_cycles == k.segments["first"] + 10 * k.segments["ark+sbox"] + \
+        sum(k.segments[f"lin:0:{j % 4}"] for j in range(1, 10)) + k.segments["last"]
+    assert line["cycles"] != explore.score(presets.preset("aes128gcm-m4-ffs"), 0)["cycles"]

@@ -151,6 +151,11 @@ def compile_segment(name, built, core: str, seed: int) -> Segment:
 @dataclass
 class CompactCode:
     code: str                 # C: prototype and file-scope __asm__ of {prefix}_ctr_pairs
+    #: modelled cycles of a pair's segments (first, nr x ark+sbox, the nr - 1 linear ones, last),
+    #: the loop's dispatch and back edge left out: what explore compares between seeds
+    pair_segment_cycles: int
+    spills: int               # spill stores in all segments
+    instructions: int         # instructions of the function
     segments: dict            # name -> modelled cycles of one run of the segment
     stack_bytes: int
 
@@ -207,4 +212,7 @@ def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) ->
             f" * Cycle model per run of a segment: {', '.join(f'{k} {v}' for k, v in cyc.items())}.\n"
             f" * Frame {4 * len(PUSHED) + s} bytes. Branches on j and n only (public). */")
     asm = t2.c_asm(proto, t2.function_lines(sym, lines), head)
-    return CompactCode(code=asm, segments=cyc, stack_bytes=4 * len(PUSHED) + s)
+    pair = cyc["first"] + nr * cyc["ark+sbox"] + sum(cyc[k] for k in kinds) + cyc["last"]
+    return CompactCode(code=asm, pair_segment_cycles=pair, spills=sum(sg.spills for sg in segs.values()),
+                       instructions=sum(1 for ln in lines if ln.startswith("    ")), segments=cyc,
+                       stack_bytes=4 * len(PUSHED) + s)
