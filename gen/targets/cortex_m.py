@@ -79,13 +79,14 @@ def aes_gcm_kernels(config: Config) -> KernelSet:
     objective "speed": encrypt2 and ctr_pairs (two fused copies of the rounds), the straight-line
     key schedule, the core's GHASH group.  "balanced"/"size": ctr_pairs is the only AES kernel
     (the glue's aes_encrypt2 is one pair of it with a zero message), the looped key schedule
-    (keyschedule_compact), a GHASH group of GHASH_GROUP[objective] blocks."""
+    (keyschedule_compact), a GHASH group of GHASH_GROUP[objective] blocks; "size" (FACE off)
+    loops ctr_pairs over the rounds (compact_thumb2), "balanced" keeps them unrolled."""
     core = config.target
     keybits = 8 * config.spec.key_bytes
     compact = config.objective != "speed"
     gh = ghash_thumb2.thumb2(config.prefix, config.ghash, core, GHASH_GROUP[config.objective])
     nr = aes_fixsliced.check_args(keybits, config.slicing)
-    if config.objective == "size" and config.face == "off":      # per-round subroutines
+    if config.objective == "size" and config.face == "off":      # the rounds looped
         ctr = aes_compact_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
         aes_code = keyschedule_compact.c_code(config.prefix, keybits, config.slicing)
         figures = {f"size_segment_{k}": v for k, v in ctr.segments.items()}
