@@ -145,6 +145,7 @@ def compile_segment(name, built, core: str, seed: int) -> Segment:
     paired, _ = strd_pairs.pair(body, core)
     strd_pairs.check(body, paired)
     # no reload_pairs here: its renaming does not know the registers the next segment reads
+    t2.check_core(paired, core)
     return Segment(name, paired, listsched.cycles(paired, core), alloc.spills)
 
 
