@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from gen import report_armv8
+from gen import report_armv8, report_size
 
 START = "<!-- perf-table:start -->"
 END = "<!-- perf-table:end -->"
@@ -158,7 +158,7 @@ def aes_table(manifests) -> str:
     for m in _sorted(manifests):
         opt = m.get("options", {})
         if m["target"] not in ("cortex-m4", "cortex-m3") or opt.get("face", "off") != "off" \
-                or opt.get("ghash") != "ctmul":
+                or opt.get("ghash") != "ctmul" or report_size.objective(m) != "speed":
             continue
         chosen.setdefault((m["target"], opt.get("slicing"), m["cipher"]), m)
     order = {"cortex-m3": 0, "cortex-m4": 1, "ffs": 0, "sfs": 1}
@@ -212,7 +212,8 @@ def face_off_twin(m: dict, ms) -> dict | None:
     """The drop of the same configuration as FACE drop `m` with face off, if built."""
     for o in ms:
         if all(o.get(k) == m.get(k) for k in ("cipher", "target")) and o["options"].get("face") == "off" \
-                and all(o["options"].get(k) == m["options"].get(k) for k in ("slicing", "ghash")):
+                and all(o["options"].get(k) == m["options"].get(k) for k in ("slicing", "ghash")) \
+                and report_size.objective(o) == report_size.objective(m):
             return o
     return None
 
@@ -356,6 +357,11 @@ def perf_table(manifests) -> str:
                       "(one table: IV bytes 0, 5, 10 agree), one rebuild amortised; each kind of call measured "
                       "in the emulator (emu/face_cache.py `bench_cached`). Against the same configuration with "
                       "face off; r1 keeps nothing per IV, so its cached calls are its plain ones:", "", cached]
+        trade = report_size.table(manifests, _markdown)
+        if trade:
+            parts += ["", "Code size against speed (`[schedule] objective`, issue 19; the same GCM encrypt as above, "
+                      "cycles @4096 relative to the speed drop with FACE off; RAM: ctx plus any FACE cache). "
+                      f"Plotted in [{report_size.SVG_NAME}]({report_size.SVG_NAME}):", "", trade]
         blocks = block_table(manifests)
         if blocks:
             parts += ["", "Block-cipher drops (bitsliced, no tables; packing included): `ecb_encrypt` over 64 blocks "
@@ -399,7 +405,8 @@ def presets_table() -> str:
         gcm = c.mode == "gcm"
         rows.append([f"`{c.name}`", c.spec.title + ("-GCM" if gcm else f" {c.mode.upper()}"), c.target,
                      (f"unroll {c.unroll}, {c.mul}, EOR3 {c.eor3}, GHASH {c.ghash}" if c.target == "armv8a" else
-                      f"{c.slicing}, face {c.face}, GHASH {c.ghash}") if gcm else "bitsliced",
+                      f"{c.slicing}, face {c.face}, GHASH {c.ghash}"
+                      + (f", objective {c.objective}" if c.objective != "speed" else "")) if gcm else "bitsliced",
                      "yes" if c.constant_time else "**no** (table GHASH)",
                      "yes" if c.name in presets.DEFAULTS else ""])
     head = ["preset", "cipher", "target", "options", "constant time", "built by `make`"]
@@ -407,15 +414,17 @@ def presets_table() -> str:
 
 
 def update_readme(readme_path: Path, manifests) -> bool:
-    """Replace the text between the markers with the table; True when the file changed."""
+    """Replace the text between the markers with the table, and write the size-speed plot next to
+    the README (gen/report_size.py); True when either changed."""
     readme_path = Path(readme_path)
     old = readme_path.read_text()
     new = replace_between(old, perf_table(manifests))
     new = replace_between(new, presets_table(), PRESETS_START, PRESETS_END)
+    plot = report_size.write_svg(readme_path.parent / report_size.SVG_NAME, manifests)
     if new != old:
         readme_path.write_text(new)
         return True
-    return False
+    return plot
 
 
 def main(argv=None) -> int:
