@@ -342,7 +342,9 @@ def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: f
     to another place between its last operand and its first consumer), minimizing
     ``order_cost``.  Deterministic for a given seed; about 1 ms per step, so it runs offline
     (``python -m gen.kernels.aes.thumb2``) and its result is kept in aes_thumb2_orders.py.
-    ``prog``: another cipher's segment (8 words in, 8 out) in place of ``segment_program(kind)``."""
+    ``prog``: another cipher's segment (8 words in, 8 out) in place of ``segment_program(kind)``;
+    ``cost``: 'memops' (order_cost), 'cycles' (order_cycles) or a function (prog, order) -> cost
+    (gen/explore_orders.py passes the whole kernel's cycles)."""
     prog = segment_program(kind) if prog is None else prog
     m = len(prog.ops) - 16
     preds = listsched.dependences(prog)
@@ -355,7 +357,7 @@ def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: f
     if start is None:
         full = listsched.schedule(prog, 0, "pressure")
         start = [i - 8 for i in full if 8 <= i < 8 + m]
-    f = order_cost if cost == "memops" else order_cycles
+    f = cost if callable(cost) else order_cost if cost == "memops" else order_cycles
     cur = list(start)
     cost = f(prog, cur)
     best = (cost, list(cur))
