@@ -1,0 +1,97 @@
+"""slicegen explore --space orders: annealing chains over one segment's evaluation order, each
+checked in Unicorn; --write-orders gives the same file for the same command; the seed search
+covers the other scheduled kernels (SPEEDY, Rijndael-256, FACE) through their own figures."""
+import dataclasses
+import json
+
+import pytest
+
+from gen import explore, explore_orders as EO, presets
+from gen.cli import main
+from gen.errors import ConfigError
+from gen.kernels.aes import thumb2 as aes_thumb2
+from gen.isa import thumb2 as t2
+
+PRESET = "aes128gcm-m4-ffs"
+KIND = "lin:0:-"          # the last round's linear layer: 16 ops, quick chains
+
+
+def load(path):
+    space = {}
+    exec(path.read_text(), space)
+    return space
+
+
+def test_write_orders_is_the_same_file_for_the_same_command(tmp_path):
+    config = presets.preset(PRESET)
+    command = f"slicegen explore {PRESET} --budget 2 --seed 3 --space orders --kind {KIND} --iters 12"
+    files = []
+    for n in (1, 2):
+        lines = EO.search(config, KIND, 12, "segment", 2, 3, jobs=n)
+        assert [line["candidate"] for line in lines] == [EO.BASELINE, 3, 4]
+        assert all(line["valid"] for line in lines)
+        winner = EO.best(lines)
+        files.append(EO.write_orders(KIND, winner["order"], command, "test", tmp_path / f"orders{n}.py"))
+    assert files[0].read_bytes() == files[1].read_bytes()
+    assert command in files[0].read_text()
+    written = load(files[0])["ORDERS"]
+    assert written[KIND] == tuple(winner["order"])
+    assert {k: v for k, v in written.items() if k != KIND} == {k: v for k, v in aes_thumb2.ORDERS.items() if k != KIND}
+    # every order a chain returns is a permutation of the segment's ops, topological (it compiled and ran)
+    n_ops = len(aes_thumb2.segment_program(KIND).ops) - 16
+    assert all(sorted(line["order"]) == list(range(n_ops)) for line in lines)
+    assert lines[0]["order"] == list(EO.stored(KIND))
+
+
+def test_a_kernel_that_computes_something_else_is_caught_in_unicorn():
+    config = presets.preset(PRESET)
+    good = EO.compiled(config, KIND, EO.stored(KIND))
+    assert EO.runs_like_the_ir(config, good)
+    k = next(k for k, i in enumerate(good.insns) if i.mnem == "eor")
+    broken = dataclasses.replace(good, insns=list(good.insns))
+    i = broken.insns[k]
+    broken.insns[k] = t2.Insn("orr", dst=i.dst, srcs=i.srcs, shift=i.shift)
+    assert not EO.runs_like_the_ir(config, broken)
+    lines = [{"candidate": EO.BASELINE, "cycles": 10, "valid": True}, {"candidate": 1, "cycles": 5, "valid": False}]
+    assert EO.best(lines)["candidate"] == EO.BASELINE
+
+
+def test_orders_explore_builds_the_winner_and_writes_the_orders_file(tmp_path, capsys):
+    config = presets.preset(PRESET)
+    orders = tmp_path / "thumb2_orders.py"
+    lines, result = EO.explore(config, "slicegen explore test", KIND, 8, "kernel", 1, 0, tmp_path, write=orders)
+    manifest = json.loads((result.path / "manifest.json").read_text())
+    assert manifest["validation"]["nist_vectors"]["failed"] == 0
+    assert manifest["validation"]["constant_time_check"] == "verified"
+    winner = EO.best(lines)
+    assert manifest["metrics"]["kernel_cycles"]["aes_encrypt2_call"] == winner["cycles"] <= lines[0]["cycles"]
+    assert load(orders)["ORDERS"][KIND] == tuple(winner["order"])
+    assert "slicegen explore test" in orders.read_text()
+    assert aes_thumb2.ORDERS[KIND] == EO.stored(KIND)          # the build's order was not left behind
+    logged = [json.loads(t) for t in (tmp_path / f"explore-{PRESET}-orders.jsonl").read_text().splitlines()]
+    assert [explore.reproducible(line) for line in logged] == [explore.reproducible(line) for line in lines]
+    # a resumed log of another search is refused
+    with pytest.raises(ConfigError, match="another|not 'orders"):
+        EO.search(config, KIND, 9, "kernel", 1, 0, log=tmp_path / f"explore-{PRESET}-orders.jsonl", resume=True)
+
+
+def test_orders_refuses_kernels_without_stored_orders_and_unknown_kinds(tmp_path, capsys):
+    assert main(["explore", "speedy5ecb-m4", "--space", "orders", "-o", str(tmp_path)]) == 2
+    assert "has none (use --space seeds)" in capsys.readouterr().err
+    assert main(["explore", PRESET, "--space", "orders", "--kind", "lin:9:9", "-o", str(tmp_path)]) == 2
+    assert "--kind lin:9:9" in capsys.readouterr().err
+    assert main(["explore", PRESET, "--write-orders", "-o", str(tmp_path)]) == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("preset, figure", [("speedy5ecb-m4", "encrypt_blocks_call"),
+                                            ("aes128gcm-m4-ffs-face-r2", "face_encrypt2_per_pair")])
+def test_the_seed_search_scores_every_scheduled_kernel_by_its_own_figure(preset, figure):
+    from gen.targets import cortex_m
+    config = presets.preset(preset)
+    assert explore.objective(config) == figure
+    lines = explore.search(config, 1, 5)
+    assert [line["candidate"] for line in lines] == [config.seed, 5]
+    for line in lines:
+        want = cortex_m.kernels(dataclasses.replace(config, seed=line["candidate"])).kernel_cycles
+        assert line["cycles"] == want[figure] and line["figures"] == want
