@@ -26,6 +26,7 @@ from gen.config import Config
 from gen.errors import ConfigError
 from gen.explore_pool import check_scheduler, ordered
 from gen.kernels.aes import thumb2 as aes_thumb2
+from gen.kernels.aes.breakdown import breakdown, describe
 
 SCHEDULED_TARGETS = ("cortex-m4", "cortex-m3")
 
@@ -60,11 +61,10 @@ def score(config: Config, seed: int) -> dict:
     """One candidate's log line: modelled cycles of the objective, spill stores, instructions
     (AES-GCM without FACE: of one encrypt2 call; the others: ``figures``, every kernel figure)."""
     t0 = time.perf_counter()
-    if objective(config) == "aes_encrypt2_call":
-        code = aes_thumb2.thumb2(config.prefix, 8 * config.spec.key_bytes, config.slicing, config.target, seed)
-        st = code.stats["thumb2"]
-        line = {"config": config.name, "candidate": seed, "cycles": st["cycles"], "spills": st["spills"],
-                "instructions": st["instructions"]}
+    if objective(config) == "aes_encrypt2_call":     # the kernel thumb2() prints, with its parts
+        c = aes_thumb2.compile_encrypt2(8 * config.spec.key_bytes, config.slicing, config.target, seed)
+        line = {"config": config.name, "candidate": seed, "cycles": c.cycles, "spills": c.spills,
+                "instructions": len(c.insns), "parts": breakdown(c.insns, config.target)}
     else:
         from gen.targets import cortex_m
         figures = cortex_m.kernels(dataclasses.replace(config, seed=seed)).kernel_cycles
@@ -197,6 +197,9 @@ def explore(config: Config, command: str, budget: int, first_seed: int, out_dir:
     print(table(lines, winner, config.seed))
     print(f"{config.name}: {len(lines)} schedules (seed {config.seed} and {budget} from {first_seed}); best seed {winner['candidate']}: {winner['cycles']} cycles "
           f"({objective(config)}); the config's seed {config.seed}: {base} cycles")
+    if "parts" in winner:
+        print(f"where the cycles go, the config's seed: {describe(lines[0]['parts'])}")
+        print(f"where the cycles go, the winner:       {describe(winner['parts'])}")
     print(f"wrote {result.path} (schedule seed {winner['candidate']}), log {log}, plot {plot}; its config:", file=sys.stderr)
     print(chosen.toml(), end="", file=sys.stderr)
     return lines, result

@@ -25,6 +25,7 @@ from gen.config import Config
 from gen.errors import ConfigError
 from gen.kernels.aes import fixsliced as AF
 from gen.kernels.aes import thumb2 as aes_thumb2
+from gen.kernels.aes.breakdown import breakdown, describe
 
 COSTS = ("segment", "kernel")
 BASELINE = "stored"
@@ -108,7 +109,8 @@ def score(config: Config, kind: str, iters: int, cost: str, candidate) -> dict:
     return {"config": config.name, "search": search_name(kind, iters, cost), "candidate": candidate,
             "cycles": c.cycles, "segment_cycles": aes_thumb2.order_cycles(aes_thumb2.segment_program(kind), order,
                                                                           config.target),
-            "spills": c.spills, "instructions": len(c.insns), "valid": runs_like_the_ir(config, c),
+            "spills": c.spills, "instructions": len(c.insns), "parts": breakdown(c.insns, config.target),
+            "valid": runs_like_the_ir(config, c),
             "order": list(order), "worker": worker_name(), "seconds": round(time.perf_counter() - t0, 3)}
 
 
@@ -204,6 +206,8 @@ def explore(config: Config, command: str, kind: str, iters: int, cost: str, budg
     print(table(lines, winner))
     print(f"{config.name}: {budget} annealing chains of {iters} steps on {kind} (cost {cost}); best "
           f"{winner['candidate']}: {winner['cycles']} cycles per encrypt2; the stored order: {base['cycles']}")
+    print(f"where the cycles go, the stored order: {describe(base['parts'])}")
+    print(f"where the cycles go, the winner:       {describe(winner['parts'])}")
     if write is not None:       # always written: the same command gives the same file
         write_orders(kind, winner["order"], command, f"{kind}: {base['cycles']} -> {winner['cycles']} "
                      f"cycles per {config.name} encrypt2, candidate {winner['candidate']}", write)
