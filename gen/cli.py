@@ -152,6 +152,7 @@ def cmd_explore(args) -> int:
     command = f"slicegen explore {Path(args.config).name if args.config.endswith('.toml') else args.config} " \
               f"--budget {args.budget} --seed {args.seed}"
     if args.space == "orders":
+        args.kind = args.kind or explore_orders.default_kind(config)
         command += f" --space orders --kind {args.kind} --iters {args.iters} --cost {args.cost}"
         command += " --write-orders" if args.write_orders else ""
     elif args.write_orders or args.kind:
@@ -159,9 +160,8 @@ def cmd_explore(args) -> int:
     log = Path(args.log) if args.log else None
     try:
         if args.space == "orders":
-            write = explore_orders.ORDERS_FILE if args.write_orders else None
-            explore_orders.explore(config, command, args.kind or "ark+sbox", args.iters, args.cost, args.budget,
-                                   args.seed, Path(args.output), args.jobs, log, args.resume, args.scheduler, write)
+            explore_orders.explore(config, command, args.kind, args.iters, args.cost, args.budget,
+                                   args.seed, Path(args.output), args.jobs, log, args.resume, args.scheduler, args.write_orders)
         else:
             explore.explore(config, command, args.budget, args.seed, Path(args.output), args.jobs, log,
                             args.resume, args.scheduler)
@@ -204,13 +204,14 @@ def parser() -> argparse.ArgumentParser:
                    help="score candidates on this Dask cluster (dask.distributed) instead of --jobs processes")
     s.add_argument("--space", choices=("seeds", "orders"), default="seeds",
                    help="seeds: tie-break seeds of the scheduler (every scheduled kernel); orders: annealing "
-                        "chains over one segment's evaluation order (the AES kernel)")
-    s.add_argument("--kind", help="--space orders: the segment kind (default ark+sbox)")
+                        "chains over one segment's evaluation order (the AES and Rijndael-256 kernels)")
+    s.add_argument("--kind", help="--space orders: the segment kind (default ark+sbox, Rijndael-256: its first linear kind)")
     s.add_argument("--iters", type=int, default=200, help="--space orders: annealing steps per chain (default 200)")
     s.add_argument("--cost", choices=("segment", "kernel"), default="segment",
                    help="--space orders: a chain's cost, the segment's cycles alone or the whole kernel's")
     s.add_argument("--write-orders", action="store_true",
-                   help="--space orders: write gen/kernels/aes/thumb2_orders.py with the winner")
+                   help="--space orders: rewrite the kernel's orders file (gen/kernels/aes/thumb2_orders.py, "
+                        "gen/kernels/rijndael256/thumb2_orders.py) with the winner")
     s.set_defaults(func=cmd_explore)
     return p
 

@@ -18,30 +18,103 @@ import random
 import tempfile
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from gen import ir
 from gen.config import Config
 from gen.errors import ConfigError
-from gen.kernels.aes import fixsliced as AF
+from gen.ir import Program
 from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.kernels.aes.breakdown import breakdown, describe
 
 COSTS = ("segment", "kernel")
 BASELINE = "stored"
-ORDERS_FILE = Path(aes_thumb2.__file__).with_name("thumb2_orders.py")
 
 
-def kinds(config: Config) -> list[str]:
-    """The stored-order kinds the configuration's AES kernel uses (build(ark_in_sbox=True))."""
+@dataclass(frozen=True)
+class Family:
+    """A kernel with stored segment orders: what the search needs to know of it."""
+    orders: Callable[[], dict]                # the generator's live kind -> order table
+    own: Callable[[], tuple]                  # the kinds its orders file holds
+    kinds: Callable[[Config], list]           # the kinds this configuration's kernel uses
+    segment_program: Callable[[str], Program]
+    compile: Callable[[Config, dict], object]  # orders -> .insns, .cycles, .spills
+    program: Callable[[Config], Program]      # the kernel's IR (what Unicorn must agree with)
+    path: Path                                # its orders file
+    what: str                                 # first lines of that file's docstring
+
+
+def _aes_kinds(config: Config) -> list:
     ks = aes_thumb2.segment_kinds(8 * config.spec.key_bytes, config.slicing)
     return sorted({"ark+sbox", ks[-1]} | {"-" + k for k in ks[:-1]})
 
 
+AES = Family(
+    orders=lambda: aes_thumb2.ORDERS, own=lambda: tuple(aes_thumb2.ORDERS), kinds=_aes_kinds,
+    segment_program=aes_thumb2.segment_program,
+    compile=lambda config, orders: aes_thumb2.compile_encrypt2(8 * config.spec.key_bytes, config.slicing,
+                                                               config.target, config.seed, orders=orders),
+    program=lambda config: aes_thumb2.build(8 * config.spec.key_bytes, config.slicing).program,
+    path=Path(aes_thumb2.__file__).with_name("thumb2_orders.py"),
+    what="Evaluation orders of the fixsliced AES segments (op positions inside each segment,\n"
+         "see gen/kernels/aes/thumb2.py build(); 'ark+sbox' = AddRoundKey + S-box, '-lin:..' = a\n"
+         "linear segment without its AddRoundKey).")
+
+
+def _r256():
+    from gen.kernels.rijndael256 import thumb2 as r256
+    return r256
+
+
+def _r256_kinds(config: Config) -> list:
+    from gen.kernels.rijndael256 import encrypt as E
+    nr = config.spec.rounds
+    al = E.alignments(nr, config.shiftrows)
+    return sorted({_r256().lin_kind(al, j, nr) for j in range(1, nr + 1)} & set(_r256().OWN_ORDERS))
+
+
+def _r256_compile(config: Config, orders: dict):
+    from gen.kernels.block_thumb2 import ENC_PARAMS
+    return _r256().compile_encrypt(config.spec, f"{config.prefix}_encrypt_blocks", ENC_PARAMS, config.target,
+                                   config.seed, config.shiftrows, orders=orders)
+
+
+def _r256_program(config: Config) -> Program:
+    from gen.kernels.rijndael256 import encrypt as E
+    return E.encrypt_program(config.spec, config.shiftrows)
+
+
+RIJNDAEL256 = Family(
+    orders=lambda: _r256().ORDERS, own=lambda: tuple(_r256().OWN_ORDERS), kinds=_r256_kinds,
+    segment_program=lambda kind: _r256().segment_program(kind), compile=_r256_compile, program=_r256_program,
+    path=Path(aes_thumb2.__file__).parent.parent / "rijndael256" / "thumb2_orders.py",
+    what="Evaluation orders of the Rijndael-256 linear segments (op positions inside each\n"
+         "segment, see gen/kernels/rijndael256/thumb2.py build(); 'lin:<e>:<a>' = packed SR^e\n"
+         "then MixColumns variant M_a; its 'ark+sbox' is AES's).")
+
+
+def family(config: Config) -> Family:
+    if config.target in aes_thumb2.CORES and config.spec.family == "aes" and config.mode == "gcm":
+        return AES
+    if config.target in aes_thumb2.CORES and config.spec.family == "rijndael256":
+        return RIJNDAEL256
+    raise ConfigError(f"--space orders searches stored segment orders (the Thumb-2 AES and Rijndael-256 "
+                      f"kernels); {config.name} has none (use --space seeds)")
+
+
+def kinds(config: Config) -> list[str]:
+    return family(config).kinds(config)
+
+
+def default_kind(config: Config) -> str:
+    """The S-box segment where there is one in the orders (most of the spill code), else the first kind."""
+    ks = kinds(config)
+    return "ark+sbox" if "ark+sbox" in ks else ks[0]
+
+
 def check(config: Config, kind: str, iters: int, cost: str) -> None:
-    if config.spec.family != "aes" or config.mode != "gcm" or config.target not in aes_thumb2.CORES:
-        raise ConfigError(f"--space orders searches the stored orders of the Thumb-2 AES kernel; "
-                          f"{config.name} has none (use --space seeds)")
     if kind not in kinds(config):
         raise ConfigError(f"--kind {kind}: {config.name}'s kernel has segments {', '.join(kinds(config))}")
     if cost not in COSTS:
@@ -50,41 +123,40 @@ def check(config: Config, kind: str, iters: int, cost: str) -> None:
         raise ConfigError("--iters must be between 1 and 1000000")
 
 
-def stored(kind: str) -> tuple:
-    """The order the kernel uses today for ``kind`` (a '-lin' kind may be its lin order filtered)."""
-    if kind in aes_thumb2.ORDERS:
-        return tuple(aes_thumb2.ORDERS[kind])
-    full = aes_thumb2.ORDERS[kind[1:]]
+def stored(kind: str, fam: Family = AES) -> tuple:
+    """The order the kernel uses today for ``kind`` (an AES '-lin' kind may be its lin order filtered)."""
+    orders = fam.orders()
+    if kind in orders:
+        return tuple(orders[kind])
+    full = orders[kind[1:]]
     return tuple(aes_thumb2._filtered(full, len(full)))
 
 
-def compiled(config: Config, kind: str, order) -> aes_thumb2.Compiled:
-    orders = dict(aes_thumb2.ORDERS, **{kind: tuple(order)})
-    return aes_thumb2.compile_encrypt2(8 * config.spec.key_bytes, config.slicing, config.target,
-                                       config.seed, orders=orders)
+def compiled(config: Config, kind: str, order):
+    fam = family(config)
+    return fam.compile(config, dict(fam.orders(), **{kind: tuple(order)}))
 
 
-def runs_like_the_ir(config: Config, c: aes_thumb2.Compiled, cases: int = 2, seed: int = 1) -> bool:
-    """The kernel assembled and run in Unicorn on the configuration's core, on random blocks and
-    round keys: the same out words as the IR program (gen.ir.run)."""
+def runs_like_the_ir(config: Config, c, cases: int = 2, seed: int = 1) -> bool:
+    """The kernel (rk, out, in) assembled and run in Unicorn on the configuration's core, on random
+    blocks and round keys: the same out words as its IR program (gen.ir.run)."""
     from emu import layout, toolchain
     from emu.machine import Machine
-    keybits = 8 * config.spec.key_bytes
-    prog = aes_thumb2.build(keybits, config.slicing).program
-    n_rk = 8 * (AF.ROUNDS[keybits] + 1)
+    prog = family(config).program(config)
+    n_in, n_rk, n_out = (prog.mems[m][0] for m in ("in", "rk", "out"))
     with tempfile.TemporaryDirectory(prefix="slicegen-explore-") as tmp:
         code = toolchain.assemble("\n".join(i.text() for i in c.insns), config.target, Path(tmp))
     m = Machine(config.target, code + bytes(4))
     rng = random.Random(seed)
     for _ in range(cases):
-        words = [rng.getrandbits(32) for _ in range(8)]
+        words = [rng.getrandbits(32) for _ in range(n_in)]
         rk = [rng.getrandbits(32) for _ in range(n_rk)]
         m.reset_buffers()
-        src = m.alloc(32, b"".join(w.to_bytes(4, "little") for w in words))
-        dst = m.alloc(32)
+        src = m.alloc(4 * n_in, b"".join(w.to_bytes(4, "little") for w in words))
+        dst = m.alloc(4 * n_out)
         rkp = m.alloc(4 * n_rk, b"".join(w.to_bytes(4, "little") for w in rk))
         m.call(layout.FLASH_BASE, rkp, dst, src)
-        got = [int.from_bytes(m.read(dst + 4 * i, 4), "little") for i in range(8)]
+        got = [int.from_bytes(m.read(dst + 4 * i, 4), "little") for i in range(n_out)]
         if got != ir.run(prog, {"in": words, "rk": rk})["out"]:
             return False
     return True
@@ -92,11 +164,12 @@ def runs_like_the_ir(config: Config, c: aes_thumb2.Compiled, cases: int = 2, see
 
 def chain(config: Config, kind: str, iters: int, cost: str, seed: int) -> tuple:
     """One annealing chain from the stored order -> the best order it met."""
-    start = stored(kind)
+    fam = family(config)
+    start, prog = stored(kind, fam), fam.segment_program(kind)
     if cost == "segment":
-        return aes_thumb2.search_order(kind, iters, seed=seed, start=start, cost="cycles")
-    return aes_thumb2.search_order(kind, iters, seed=seed, start=start,
-                                   cost=lambda prog, order: compiled(config, kind, order).cycles)
+        return aes_thumb2.search_order(kind, iters, seed=seed, start=start, cost="cycles", prog=prog)
+    return aes_thumb2.search_order(kind, iters, seed=seed, start=start, prog=prog,
+                                   cost=lambda _, order: compiled(config, kind, order).cycles)
 
 
 def score(config: Config, kind: str, iters: int, cost: str, candidate) -> dict:
@@ -104,10 +177,11 @@ def score(config: Config, kind: str, iters: int, cost: str, candidate) -> dict:
     whether the kernel with it runs like the IR in Unicorn (``valid``)."""
     from gen.explore import worker_name
     t0 = time.perf_counter()
-    order = stored(kind) if candidate == BASELINE else chain(config, kind, iters, cost, candidate)
+    fam = family(config)
+    order = stored(kind, fam) if candidate == BASELINE else chain(config, kind, iters, cost, candidate)
     c = compiled(config, kind, order)
     return {"config": config.name, "search": search_name(kind, iters, cost), "candidate": candidate,
-            "cycles": c.cycles, "segment_cycles": aes_thumb2.order_cycles(aes_thumb2.segment_program(kind), order,
+            "cycles": c.cycles, "segment_cycles": aes_thumb2.order_cycles(fam.segment_program(kind), order,
                                                                           config.target),
             "spills": c.spills, "instructions": len(c.insns), "parts": breakdown(c.insns, config.target),
             "valid": runs_like_the_ir(config, c),
@@ -125,34 +199,37 @@ def best(lines: list[dict]) -> dict:
 
 
 @contextmanager
-def using(kind: str, order):
-    """The kernel generators use ``order`` for ``kind`` inside the block (the build of the winner)."""
-    old = aes_thumb2.ORDERS.get(kind)
-    aes_thumb2.ORDERS[kind] = tuple(order)
+def using(fam: Family, kind: str, order):
+    """The kernel generator uses ``order`` for ``kind`` inside the block (the build of the winner)."""
+    orders = fam.orders()
+    old = orders.get(kind)
+    orders[kind] = tuple(order)
     try:
         yield
     finally:
         if old is None:
-            del aes_thumb2.ORDERS[kind]
+            del orders[kind]
         else:
-            aes_thumb2.ORDERS[kind] = old
+            orders[kind] = old
 
 
-def orders_text(found: dict, command: str, what: str) -> str:
-    """gen/kernels/aes/thumb2_orders.py: its header names the command that wrote it."""
-    head = ('"""Evaluation orders of the fixsliced AES segments (op positions inside each segment,\n'
-            'see gen/kernels/aes/thumb2.py build(); \'ark+sbox\' = AddRoundKey + S-box, \'-lin:..\' = a\n'
-            'linear segment without its AddRoundKey). Any topological order is correct.\n\n'
-            'The orders were found by simulated annealing (gen/kernels/aes/thumb2.search_order, cost =\n'
-            'order_cycles: spill code and its pipelining; \'ark+sbox\' was refined with a window as cost).\n'
-            f'Last written by:\n    {command}\n'
+def orders_text(fam: Family, found: dict, command: str, what: str) -> str:
+    """An orders file: its header names the command that wrote it."""
+    head = (f'"""{fam.what} Any topological order is correct.\n\n'
+            'Found by simulated annealing over topological orders (gen/kernels/aes/thumb2.search_order;\n'
+            'cost: the modelled cycles of the segment alone, spill code and its pipelining, or of the\n'
+            f'whole kernel). Last written by:\n    {command}\n'
             f'({what}; gen/explore_orders.py.)\n"""\n\n')
     return head + "ORDERS = {\n" + "".join(f"    {k!r}: {tuple(found[k])!r},\n" for k in sorted(found)) + "}\n"
 
 
-def write_orders(kind: str, order, command: str, what: str, path: Path = ORDERS_FILE) -> Path:
-    found = dict(aes_thumb2.ORDERS, **{kind: tuple(order)})
-    path.write_text(orders_text(found, command, what))
+def write_orders(fam: Family, kind: str, order, command: str, what: str, path: Path | None = None) -> Path:
+    """The family's orders file (or ``path``) with ``order`` for ``kind``, its other kinds as stored."""
+    path = fam.path if path is None else path
+    orders = fam.orders()
+    found = {k: orders[k] for k in fam.own()}
+    found[kind] = tuple(order)
+    path.write_text(orders_text(fam, found, command, what))
     return path
 
 
@@ -184,9 +261,10 @@ def table(lines: list[dict], winner: dict) -> str:
 
 def explore(config: Config, command: str, kind: str, iters: int, cost: str, budget: int, first_seed: int,
             out_dir: Path, jobs: int = 1, log: Path | None = None, resume: bool = False, scheduler=None,
-            write: Path | None = None):
+            write: Path | bool | None = None):
     """Search, build the winner through the whole pipeline (with its order), write the drop;
-    with ``write``, also the orders file (the winner's order for ``kind``, the others as stored)."""
+    with ``write``, also the orders file (``True``: the family's own; the winner's order for
+    ``kind``, the others as stored)."""
     from gen.build import build
     from gen.explore_view import Bar, svg
     check(config, kind, iters, cost)
@@ -199,18 +277,20 @@ def explore(config: Config, command: str, kind: str, iters: int, cost: str, budg
     winner = best(lines)
     base = lines[0]
     assert base["valid"], "the stored order does not run like the IR"
-    with using(kind, winner["order"]):
+    fam = family(config)
+    with using(fam, kind, winner["order"]):
         result = build(config, command, out_dir)
     plot = log.with_suffix(".svg")
     plot.write_text(svg([line["cycles"] for line in lines], f"{config.name}: {kind} orders, best kernel cycles"))
     print(table(lines, winner))
     print(f"{config.name}: {budget} annealing chains of {iters} steps on {kind} (cost {cost}); best "
-          f"{winner['candidate']}: {winner['cycles']} cycles per encrypt2; the stored order: {base['cycles']}")
+          f"{winner['candidate']}: {winner['cycles']} cycles per call; the stored order: {base['cycles']}")
     print(f"where the cycles go, the stored order: {describe(base['parts'])}")
     print(f"where the cycles go, the winner:       {describe(winner['parts'])}")
-    if write is not None:       # always written: the same command gives the same file
-        write_orders(kind, winner["order"], command, f"{kind}: {base['cycles']} -> {winner['cycles']} "
-                     f"cycles per {config.name} encrypt2, candidate {winner['candidate']}", write)
+    if write:                   # always written: the same command gives the same file
+        write = write_orders(fam, kind, winner["order"], command, f"{kind}: {base['cycles']} -> {winner['cycles']} "
+                             f"cycles per {config.name} call, candidate {winner['candidate']}",
+                             None if write is True else write)
         print(f"wrote {write}")
     print(f"wrote {result.path}, log {log}, plot {plot}", file=__import__("sys").stderr)
     return lines, result

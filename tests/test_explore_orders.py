@@ -31,7 +31,7 @@ def test_write_orders_is_the_same_file_for_the_same_command(tmp_path):
         assert [line["candidate"] for line in lines] == [EO.BASELINE, 3, 4]
         assert all(line["valid"] for line in lines)
         winner = EO.best(lines)
-        files.append(EO.write_orders(KIND, winner["order"], command, "test", tmp_path / f"orders{n}.py"))
+        files.append(EO.write_orders(EO.AES, KIND, winner["order"], command, "test", tmp_path / f"orders{n}.py"))
     assert files[0].read_bytes() == files[1].read_bytes()
     assert command in files[0].read_text()
     written = load(files[0])["ORDERS"]
@@ -82,6 +82,21 @@ def test_orders_refuses_kernels_without_stored_orders_and_unknown_kinds(tmp_path
     assert "--kind lin:9:9" in capsys.readouterr().err
     assert main(["explore", PRESET, "--write-orders", "-o", str(tmp_path)]) == 2
     assert list(tmp_path.iterdir()) == []
+
+
+def test_rijndael256_orders_are_searched_and_written_to_its_own_file(tmp_path):
+    from gen.kernels.rijndael256 import thumb2 as r256
+    from gen.targets import cortex_m
+    config = presets.preset("rijndael256ecb-m4")
+    kind = EO.default_kind(config)
+    assert EO.family(config) is EO.RIJNDAEL256 and kind in r256.OWN_ORDERS and "ark+sbox" not in EO.kinds(config)
+    lines = EO.search(config, kind, 4, "segment", 1, 0)
+    assert all(line["valid"] for line in lines)
+    assert lines[0]["cycles"] == cortex_m.kernels(config).kernel_cycles["encrypt_blocks_call"]
+    path = EO.write_orders(EO.RIJNDAEL256, kind, EO.best(lines)["order"], "cmd", "test", tmp_path / "o.py")
+    written = load(path)["ORDERS"]
+    assert set(written) == set(r256.OWN_ORDERS) and written[kind] == tuple(EO.best(lines)["order"])
+    assert load(EO.RIJNDAEL256.path)["ORDERS"] == r256.OWN_ORDERS
 
 
 @pytest.mark.parametrize("preset, figure", [("speedy5ecb-m4", "encrypt_blocks_call"),
