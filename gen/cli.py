@@ -147,7 +147,7 @@ def cmd_bench(args) -> int:
 
 
 def cmd_explore(args) -> int:
-    from gen import explore, explore_orders
+    from gen import explore, explore_alloc, explore_orders
     config, _ = resolve(args.config)
     command = f"slicegen explore {Path(args.config).name if args.config.endswith('.toml') else args.config} " \
               f"--budget {args.budget} --seed {args.seed}"
@@ -159,7 +159,10 @@ def cmd_explore(args) -> int:
         raise ConfigError("--kind and --write-orders belong to --space orders")
     log = Path(args.log) if args.log else None
     try:
-        if args.space == "orders":
+        if args.space == "alloc":
+            explore_alloc.explore(config, command + " --space alloc", args.budget, Path(args.output), args.jobs, log,
+                                  args.resume, args.scheduler)
+        elif args.space == "orders":
             explore_orders.explore(config, command, args.kind, args.iters, args.cost, args.budget,
                                    args.seed, Path(args.output), args.jobs, log, args.resume, args.scheduler, args.write_orders)
         else:
@@ -202,9 +205,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("-o", "--output", default="explored", help="output folder (default: explored)")
     s.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="score candidates on this Dask cluster (dask.distributed) instead of --jobs processes")
-    s.add_argument("--space", choices=("seeds", "orders"), default="seeds",
+    s.add_argument("--space", choices=("seeds", "orders", "alloc"), default="seeds",
                    help="seeds: tie-break seeds of the scheduler (every scheduled kernel); orders: annealing "
-                        "chains over one segment's evaluation order (the AES and Rijndael-256 kernels)")
+                        "chains over one segment's evaluation order (the AES and Rijndael-256 kernels); alloc: "
+                        "the register allocator's eviction knobs (the AES kernel; --budget policies)")
     s.add_argument("--kind", help="--space orders: the segment kind (default ark+sbox, Rijndael-256: its first linear kind)")
     s.add_argument("--iters", type=int, default=200, help="--space orders: annealing steps per chain (default 200)")
     s.add_argument("--cost", choices=("segment", "kernel"), default="segment",

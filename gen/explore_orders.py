@@ -15,6 +15,7 @@ the kernel slower. Same seed, budget, iters and cost => same candidates, same lo
 from __future__ import annotations
 
 import random
+import sys
 import tempfile
 import time
 from contextlib import contextmanager
@@ -248,15 +249,30 @@ def search(config: Config, kind: str, iters: int, cost: str, budget: int, first_
                        say, scheduler, search_name(kind, iters, cost))
 
 
-def table(lines: list[dict], winner: dict) -> str:
-    rows = [("candidate", "cycles", "segment", "valid", "")]
-    for line in lines:
-        mark = ", ".join((["best"] if line is winner else []) + (["baseline"] if line["candidate"] == BASELINE else []))
-        rows.append((str(line["candidate"]), str(line["cycles"]), str(line["segment_cycles"]),
-                     "yes" if line["valid"] else "NO", mark))
-    widths = [max(len(r[i]) for r in rows) for i in range(5)]
-    return "\n".join("  ".join(c.rjust(w) if i < 4 else c for i, (c, w) in enumerate(zip(r, widths))).rstrip()
-                     for r in rows)
+def table(rows: list[tuple]) -> str:
+    """Right-aligned columns but the last (the marks)."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    last = len(widths) - 1
+    return "\n".join("  ".join(c.rjust(w) if i < last else c for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+                      for r in rows)
+
+
+def finish(config: Config, command: str, out_dir: Path, log: Path, lines: list[dict], winner: dict,
+           rows: list[tuple], summary: str):
+    """Build the winner through the whole pipeline (the caller has put its knob in place), write the
+    plot of best cycles over candidates, print the table, the summary, where the cycles go."""
+    from gen.build import build
+    from gen.explore_view import svg
+    assert lines[0]["valid"], "the baseline does not run like the IR"
+    result = build(config, command, out_dir)
+    plot = log.with_suffix(".svg")
+    plot.write_text(svg([line["cycles"] for line in lines], f"{config.name}: {lines[0].get('search')}, best cycles"))
+    print(table(rows))
+    print(summary)
+    print(f"where the cycles go, the baseline: {describe(lines[0]['parts'])}")
+    print(f"where the cycles go, the winner:   {describe(winner['parts'])}")
+    print(f"wrote {result.path}, log {log}, plot {plot}", file=sys.stderr)
+    return result
 
 
 def explore(config: Config, command: str, kind: str, iters: int, cost: str, budget: int, first_seed: int,
@@ -265,8 +281,7 @@ def explore(config: Config, command: str, kind: str, iters: int, cost: str, budg
     """Search, build the winner through the whole pipeline (with its order), write the drop;
     with ``write``, also the orders file (``True``: the family's own; the winner's order for
     ``kind``, the others as stored)."""
-    from gen.build import build
-    from gen.explore_view import Bar, svg
+    from gen.explore_view import Bar
     check(config, kind, iters, cost)
     log = log if log is not None else out_dir / f"explore-{config.name}-orders.jsonl"
     bar = Bar(f"{config.name}: {kind} chains")
@@ -274,23 +289,18 @@ def explore(config: Config, command: str, kind: str, iters: int, cost: str, budg
         lines = search(config, kind, iters, cost, budget, first_seed, jobs, log, resume, bar, scheduler)
     finally:
         bar.close()
-    winner = best(lines)
-    base = lines[0]
-    assert base["valid"], "the stored order does not run like the IR"
-    fam = family(config)
+    winner, base, fam = best(lines), lines[0], family(config)
+    rows = [("candidate", "cycles", "segment", "valid", "")] + [
+        (str(line["candidate"]), str(line["cycles"]), str(line["segment_cycles"]), "yes" if line["valid"] else "NO",
+         ", ".join((["best"] if line is winner else []) + (["baseline"] if line["candidate"] == BASELINE else [])))
+        for line in lines]
     with using(fam, kind, winner["order"]):
-        result = build(config, command, out_dir)
-    plot = log.with_suffix(".svg")
-    plot.write_text(svg([line["cycles"] for line in lines], f"{config.name}: {kind} orders, best kernel cycles"))
-    print(table(lines, winner))
-    print(f"{config.name}: {budget} annealing chains of {iters} steps on {kind} (cost {cost}); best "
-          f"{winner['candidate']}: {winner['cycles']} cycles per call; the stored order: {base['cycles']}")
-    print(f"where the cycles go, the stored order: {describe(base['parts'])}")
-    print(f"where the cycles go, the winner:       {describe(winner['parts'])}")
+        result = finish(config, command, out_dir, log, lines, winner, rows,
+                        f"{config.name}: {budget} annealing chains of {iters} steps on {kind} (cost {cost}); best "
+                        f"{winner['candidate']}: {winner['cycles']} cycles per call; the stored order: {base['cycles']}")
     if write:                   # always written: the same command gives the same file
         write = write_orders(fam, kind, winner["order"], command, f"{kind}: {base['cycles']} -> {winner['cycles']} "
                              f"cycles per {config.name} call, candidate {winner['candidate']}",
                              None if write is True else write)
         print(f"wrote {write}")
-    print(f"wrote {result.path}, log {log}, plot {plot}", file=__import__("sys").stderr)
     return lines, result

@@ -110,3 +110,20 @@ def test_the_seed_search_scores_every_scheduled_kernel_by_its_own_figure(preset,
     for line in lines:
         want = cortex_m.kernels(dataclasses.replace(config, seed=line["candidate"])).kernel_cycles
         assert line["cycles"] == want[figure] and line["figures"] == want
+
+
+def test_alloc_policies_start_from_the_allocator_default_and_run_on_the_m3():
+    import inspect
+    from gen import explore_alloc as EA
+    from gen.sched import regalloc
+    defaults = {k: p.default for k, p in inspect.signature(regalloc.allocate).parameters.items()
+                if k in ("clean_bonus", "pick")}
+    assert EA.POLICIES[0] == defaults and len({str(p) for p in EA.POLICIES}) == len(EA.POLICIES)
+    config = presets.preset("aes128gcm-m3-ffs")
+    lines = EA.search(config, 1)
+    assert [line["candidate"] for line in lines] == [0, 1] and all(line["valid"] for line in lines)
+    assert lines[0]["cycles"] == aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m3").cycles
+    assert lines[1]["policy"] != defaults and aes_thumb2.ALLOC_POLICY == {}
+    assert EA.best(lines)["cycles"] == min(line["cycles"] for line in lines)
+    with pytest.raises(ConfigError, match="--space alloc"):
+        EA.search(presets.preset("speedy5ecb-m4"), 1)

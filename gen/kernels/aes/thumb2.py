@@ -256,6 +256,10 @@ def post(alloc, core: str, seed: int = 0) -> list:
 
 POST_METHODS = ("greedy", "gaps")
 
+#: keyword arguments of regalloc.allocate for the kernel (its eviction knobs, clean_bonus and
+#: pick); empty = regalloc's defaults. gen/explore_alloc.py searches them.
+ALLOC_POLICY: dict = {}
+
 
 def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
                      orders=None, xor: bool = False) -> Compiled:
@@ -265,7 +269,7 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
     bases, pushed = (BASES_XOR, PUSHED_XOR) if xor else (BASES, PUSHED)
     seg = build(keybits, slicing, orders, ark_in_sbox=True, xor=xor)
     order = listsched.schedule(seg.program, seed, "pressure", segments=seg.segment, rank=seg.rank)
-    alloc = regalloc.allocate(seg.program, order, bases, seed=seed)
+    alloc = regalloc.allocate(seg.program, order, bases, seed=seed, **ALLOC_POLICY)
     regalloc.check_allocation(seg.program, order, alloc, bases)
     body = post(alloc, core, seed)
     paired, n_strd = strd_pairs.pair(body, core)
