@@ -153,10 +153,11 @@ def cmd_explore(args) -> int:
               f"--budget {args.budget} --seed {args.seed}"
     if args.space == "orders":
         args.kind = args.kind or explore_orders.default_kind(config)
-        command += f" --space orders --kind {args.kind} --iters {args.iters} --cost {args.cost}"
+        command += f" --space orders --kind={args.kind} --iters {args.iters} --cost {args.cost}"
+        command += f" --cpsat {args.cpsat:g}" if args.cpsat else ""
         command += " --write-orders" if args.write_orders else ""
-    elif args.write_orders or args.kind:
-        raise ConfigError("--kind and --write-orders belong to --space orders")
+    elif args.write_orders or args.kind or args.cpsat:
+        raise ConfigError("--kind, --cpsat and --write-orders belong to --space orders")
     log = Path(args.log) if args.log else None
     try:
         if args.space == "alloc":
@@ -164,7 +165,7 @@ def cmd_explore(args) -> int:
                                   args.resume, args.scheduler)
         elif args.space == "orders":
             explore_orders.explore(config, command, args.kind, args.iters, args.cost, args.budget,
-                                   args.seed, Path(args.output), args.jobs, log, args.resume, args.scheduler, args.write_orders)
+                                   args.seed, Path(args.output), args.jobs, log, args.resume, args.scheduler, args.write_orders, args.cpsat)
         else:
             explore.explore(config, command, args.budget, args.seed, Path(args.output), args.jobs, log,
                             args.resume, args.scheduler)
@@ -213,6 +214,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--iters", type=int, default=200, help="--space orders: annealing steps per chain (default 200)")
     s.add_argument("--cost", choices=("segment", "kernel"), default="segment",
                    help="--space orders: a chain's cost, the segment's cycles alone or the whole kernel's")
+    s.add_argument("--cpsat", type=float, metavar="TIME",
+                   help="--space orders: also the order of least register pressure by OR-Tools CP-SAT, within this "
+                        "deterministic time (reproducible); --budget 0 for CP-SAT alone")
     s.add_argument("--write-orders", action="store_true",
                    help="--space orders: rewrite the kernel's orders file (gen/kernels/aes/thumb2_orders.py, "
                         "gen/kernels/rijndael256/thumb2_orders.py) with the winner")

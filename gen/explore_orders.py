@@ -29,9 +29,11 @@ from gen.errors import ConfigError
 from gen.ir import Program
 from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.kernels.aes.breakdown import breakdown, describe
+from gen.explore_cpsat import REGISTERS
 
 COSTS = ("segment", "kernel")
 BASELINE = "stored"
+CPSAT = "cpsat"           # the candidate whose order CP-SAT finds (gen/explore_cpsat.py)
 
 
 @dataclass(frozen=True)
@@ -173,15 +175,24 @@ def chain(config: Config, kind: str, iters: int, cost: str, seed: int) -> tuple:
                                    cost=lambda _, order: compiled(config, kind, order).cycles)
 
 
-def score(config: Config, kind: str, iters: int, cost: str, candidate) -> dict:
-    """One candidate's log line: the chain's order, its segment and whole-kernel cycles, and
-    whether the kernel with it runs like the IR in Unicorn (``valid``)."""
+def score(config: Config, kind: str, iters: int, cost: str, cpsat: float | None, candidate) -> dict:
+    """One candidate's log line: the chain's order (or the stored one, or CP-SAT's), its segment
+    and whole-kernel cycles, and whether the kernel with it runs like the IR in Unicorn (``valid``)."""
     from gen.explore import worker_name
     t0 = time.perf_counter()
     fam = family(config)
-    order = stored(kind, fam) if candidate == BASELINE else chain(config, kind, iters, cost, candidate)
+    extra = {}
+    if candidate == BASELINE:
+        order = stored(kind, fam)
+    elif candidate == CPSAT:
+        from gen.explore_cpsat import maxlive, maxlive_order
+        order, live, bound, status = maxlive_order(fam.segment_program(kind), cpsat)
+        extra = {"maxlive": live, "maxlive_bound": bound, "status": status,
+                 "stored_maxlive": maxlive(fam.segment_program(kind), stored(kind, fam))}
+    else:
+        order = chain(config, kind, iters, cost, candidate)
     c = compiled(config, kind, order)
-    return {"config": config.name, "search": search_name(kind, iters, cost), "candidate": candidate,
+    return {"config": config.name, "search": search_name(kind, iters, cost, cpsat), "candidate": candidate, **extra,
             "cycles": c.cycles, "segment_cycles": aes_thumb2.order_cycles(fam.segment_program(kind), order,
                                                                           config.target),
             "spills": c.spills, "instructions": len(c.insns), "parts": breakdown(c.insns, config.target),
@@ -189,8 +200,8 @@ def score(config: Config, kind: str, iters: int, cost: str, candidate) -> dict:
             "order": list(order), "worker": worker_name(), "seconds": round(time.perf_counter() - t0, 3)}
 
 
-def search_name(kind: str, iters: int, cost: str) -> str:
-    return f"orders {kind} cost={cost} iters={iters}"
+def search_name(kind: str, iters: int, cost: str, cpsat: float | None = None) -> str:
+    return f"orders {kind} cost={cost} iters={iters}" + (f" cpsat={cpsat:g}" if cpsat else "")
 
 
 def best(lines: list[dict]) -> dict:
@@ -234,19 +245,42 @@ def write_orders(fam: Family, kind: str, order, command: str, what: str, path: P
     return path
 
 
-def candidates(budget: int, first_seed: int) -> list:
-    """The stored order first (the baseline), then one annealing chain per seed."""
-    return [BASELINE] + list(range(first_seed, first_seed + budget))
+def effect(fam: Family, kind: str, order) -> list[tuple]:
+    """Every kernel that reads the family's orders file (one configuration per distinct kernel among
+    the presets) -> (name, cycles per call with the stored orders, with ``order`` for ``kind``)."""
+    from gen import presets
+    seen, out = set(), []
+    for config in presets.all_presets():
+        name = config.name
+        try:
+            if family(config) is not fam or kind not in kinds(config):
+                continue
+        except ConfigError:
+            continue
+        key = (config.cipher, config.options().get("slicing"), config.options().get("shiftrows"), config.target)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((name, fam.compile(config, fam.orders()).cycles, compiled(config, kind, order).cycles))
+    return out
+
+
+def candidates(budget: int, first_seed: int, cpsat: float | None = None) -> list:
+    """The stored order first (the baseline), CP-SAT's order if asked, then one annealing chain per seed."""
+    return [BASELINE] + ([CPSAT] if cpsat else []) + list(range(first_seed, first_seed + budget))
 
 
 def search(config: Config, kind: str, iters: int, cost: str, budget: int, first_seed: int, jobs: int = 1,
            log: Path | None = None, resume: bool = False, say=lambda done, total, line: None,
-           scheduler=None) -> list[dict]:
+           scheduler=None, cpsat: float | None = None) -> list[dict]:
+    """``budget`` annealing chains (0 allowed when ``cpsat``, the CP-SAT deterministic time limit, is given)."""
     from gen import explore
     check(config, kind, iters, cost)
-    explore.check(config, budget, first_seed, jobs, scheduler)
-    return explore.run(config, candidates(budget, first_seed), score, (kind, iters, cost), jobs, log, resume,
-                       say, scheduler, search_name(kind, iters, cost))
+    if cpsat is not None and not 0 < cpsat <= 3600:
+        raise ConfigError("--cpsat must be a deterministic time limit in (0, 3600]")
+    explore.check(config, max(budget, 1) if cpsat else budget, first_seed, jobs, scheduler)
+    return explore.run(config, candidates(budget, first_seed, cpsat), score, (kind, iters, cost, cpsat), jobs,
+                       log, resume, say, scheduler, search_name(kind, iters, cost, cpsat))
 
 
 def table(rows: list[tuple]) -> str:
@@ -277,7 +311,7 @@ def finish(config: Config, command: str, out_dir: Path, log: Path, lines: list[d
 
 def explore(config: Config, command: str, kind: str, iters: int, cost: str, budget: int, first_seed: int,
             out_dir: Path, jobs: int = 1, log: Path | None = None, resume: bool = False, scheduler=None,
-            write: Path | bool | None = None):
+            write: Path | bool | None = None, cpsat: float | None = None):
     """Search, build the winner through the whole pipeline (with its order), write the drop;
     with ``write``, also the orders file (``True``: the family's own; the winner's order for
     ``kind``, the others as stored)."""
@@ -286,7 +320,7 @@ def explore(config: Config, command: str, kind: str, iters: int, cost: str, budg
     log = log if log is not None else out_dir / f"explore-{config.name}-orders.jsonl"
     bar = Bar(f"{config.name}: {kind} chains")
     try:
-        lines = search(config, kind, iters, cost, budget, first_seed, jobs, log, resume, bar, scheduler)
+        lines = search(config, kind, iters, cost, budget, first_seed, jobs, log, resume, bar, scheduler, cpsat)
     finally:
         bar.close()
     winner, base, fam = best(lines), lines[0], family(config)
@@ -298,7 +332,19 @@ def explore(config: Config, command: str, kind: str, iters: int, cost: str, budg
         result = finish(config, command, out_dir, log, lines, winner, rows,
                         f"{config.name}: {budget} annealing chains of {iters} steps on {kind} (cost {cost}); best "
                         f"{winner['candidate']}: {winner['cycles']} cycles per call; the stored order: {base['cycles']}")
-    if write:                   # always written: the same command gives the same file
+    for line in lines:
+        if line["candidate"] == CPSAT:
+            print(f"CP-SAT on {kind}: MAXLIVE {line['maxlive']} ({line['status']}, bound {line['maxlive_bound']}; "
+                  f"{REGISTERS} registers), the stored order's {line['stored_maxlive']}; segment "
+                  f"{line['segment_cycles']} cycles against {base['segment_cycles']}, kernel {line['cycles']} against "
+                  f"{base['cycles']}")
+    if write:           # the same command gives the same file, unless another kernel would be slower
+        slower = [(name, old, new) for name, old, new in effect(fam, kind, winner["order"]) if new > old]
+        for name, old, new in effect(fam, kind, winner["order"]):
+            print(f"  with it, {name}: {old} -> {new} cycles per call")
+        if slower:
+            print(f"orders file not written: {', '.join(n for n, _, _ in slower)} would be slower")
+            return lines, result
         write = write_orders(fam, kind, winner["order"], command, f"{kind}: {base['cycles']} -> {winner['cycles']} "
                              f"cycles per {config.name} call, candidate {winner['candidate']}",
                              None if write is True else write)

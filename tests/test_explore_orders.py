@@ -127,3 +127,29 @@ def test_alloc_policies_start_from_the_allocator_default_and_run_on_the_m3():
     assert EA.best(lines)["cycles"] == min(line["cycles"] for line in lines)
     with pytest.raises(ConfigError, match="--space alloc"):
         EA.search(presets.preset("speedy5ecb-m4"), 1)
+
+
+def test_cpsat_finds_the_least_register_pressure_order_and_it_is_a_candidate():
+    from gen.explore_cpsat import maxlive, maxlive_order
+    prog = aes_thumb2.segment_program(KIND)
+    order, live, bound, status = maxlive_order(prog, 5)
+    assert status == "OPTIMAL" and live == bound == maxlive(prog, order)
+    assert live <= maxlive(prog, EO.stored(KIND))                 # never worse than the stored order
+    assert maxlive_order(prog, 5) == (order, live, bound, status)  # deterministic time: reproducible
+    # no topological order has fewer live values (random ones, by Kahn's algorithm with random picks)
+    import random
+    from gen.sched import listsched
+    preds = listsched.dependences(prog)
+    m, rng = len(prog.ops) - 16, random.Random(5)
+    for _ in range(30):
+        done, rand = set(), []
+        while len(rand) < m:
+            ready = [g for g in range(m) if g not in done and all(p - 8 in done for p in preds[8 + g] if 8 <= p < 8 + m)]
+            g = rng.choice(ready)
+            done.add(g)
+            rand.append(g)
+        assert maxlive(prog, rand) >= live
+    lines = EO.search(presets.preset(PRESET), KIND, 1, "segment", 0, 0, cpsat=5)
+    assert [line["candidate"] for line in lines] == [EO.BASELINE, EO.CPSAT]
+    assert lines[1]["order"] == list(order) and lines[1]["maxlive"] == live and lines[1]["valid"]
+    assert lines[1]["stored_maxlive"] == maxlive(prog, EO.stored(KIND))
