@@ -225,23 +225,35 @@ def using(fam: Family, kind: str, order):
             orders[kind] = old
 
 
-def orders_text(fam: Family, found: dict, command: str, what: str) -> str:
-    """An orders file: its header names the command that wrote it."""
+def orders_text(fam: Family, found: dict, history: tuple) -> str:
+    """An orders file: its header and ``HISTORY`` name the commands that wrote it, in order (run
+    one after the other from the orders before the first, they give this file again)."""
     head = (f'"""{fam.what} Any topological order is correct.\n\n'
             'Found by simulated annealing over topological orders (gen/kernels/aes/thumb2.search_order;\n'
             'cost: the modelled cycles of the segment alone, spill code and its pipelining, or of the\n'
-            f'whole kernel). Last written by:\n    {command}\n'
-            f'({what}; gen/explore_orders.py.)\n"""\n\n')
-    return head + "ORDERS = {\n" + "".join(f"    {k!r}: {tuple(found[k])!r},\n" for k in sorted(found)) + "}\n"
+            'whole kernel) and by CP-SAT (gen/explore_cpsat.py). Rewritten by `slicegen explore ...\n'
+            '--write-orders` (gen/explore_orders.py); HISTORY lists those runs, in order, each with\n'
+            'what it changed."""\n\n')
+    return (head + "HISTORY = (\n" + "".join(f"    {h!r},\n" for h in history) + ")\n\n"
+            + "ORDERS = {\n" + "".join(f"    {k!r}: {tuple(found[k])!r},\n" for k in sorted(found)) + "}\n")
+
+
+def history(path: Path) -> tuple:
+    """The HISTORY of an orders file (empty for a file written before it had one)."""
+    space: dict = {}
+    if path.is_file():
+        exec(compile(path.read_text(), str(path), "exec"), space)
+    return tuple(space.get("HISTORY", ()))
 
 
 def write_orders(fam: Family, kind: str, order, command: str, what: str, path: Path | None = None) -> Path:
-    """The family's orders file (or ``path``) with ``order`` for ``kind``, its other kinds as stored."""
+    """The family's orders file (or ``path``) with ``order`` for ``kind``, its other kinds as stored,
+    ``command  # what`` added to its HISTORY."""
     path = fam.path if path is None else path
     orders = fam.orders()
     found = {k: orders[k] for k in fam.own()}
     found[kind] = tuple(order)
-    path.write_text(orders_text(fam, found, command, what))
+    path.write_text(orders_text(fam, found, history(path) + (f"{command}  # {what}",)))
     return path
 
 

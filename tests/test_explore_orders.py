@@ -33,7 +33,9 @@ def test_write_orders_is_the_same_file_for_the_same_command(tmp_path):
         winner = EO.best(lines)
         files.append(EO.write_orders(EO.AES, KIND, winner["order"], command, "test", tmp_path / f"orders{n}.py"))
     assert files[0].read_bytes() == files[1].read_bytes()
-    assert command in files[0].read_text()
+    assert load(files[0])["HISTORY"] == (f"{command}  # test",)
+    EO.write_orders(EO.AES, KIND, winner["order"], "second", "again", files[1])    # a later run adds its line
+    assert load(files[1])["HISTORY"] == (f"{command}  # test", "second  # again")
     written = load(files[0])["ORDERS"]
     assert written[KIND] == tuple(winner["order"])
     assert {k: v for k, v in written.items() if k != KIND} == {k: v for k, v in aes_thumb2.ORDERS.items() if k != KIND}
