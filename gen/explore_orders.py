@@ -63,7 +63,8 @@ AES = Family(
     path=Path(aes_thumb2.__file__).with_name("thumb2_orders.py"),
     what="Evaluation orders of the fixsliced AES segments (op positions inside each segment,\n"
          "see gen/kernels/aes/thumb2.py build(); 'ark+sbox' = AddRoundKey + S-box, '-lin:..' = a\n"
-         "linear segment without its AddRoundKey).")
+         "linear segment without its AddRoundKey; 'fill:ark+sbox' = the FACE fill's, its own since\n"
+         "explore changed the kernel's: gen/kernels/face/thumb2.py).")
 
 
 def _r256():
