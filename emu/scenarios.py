@@ -9,12 +9,13 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from emu import blockcipher, platforms, qemu, toolchain
+from emu import blockcipher, ct_face_cache, face_cache, platforms, qemu, toolchain
 from emu.bench import bench_drop
 from emu.bench_mca import bench_mca_drop
 from emu.ct import CtReport, check_drop
 from emu.ct_block import check_block_drop
 from emu.validate import Report, progress, validate
+from gen.kernels.face.aes_face import face_cache_bytes as face_cache_struct_bytes
 
 
 @dataclass
@@ -29,6 +30,7 @@ class Drop:
     ct_extra_lengths: tuple[int, ...] = ()
     ctx_words: int = 0      # lower bound of sizeof(ctx) for the GCM checker (0: read the firmware)
     core: str = ""          # the emulated core when not the target's usual one (armv8a with EOR3)
+    face: str = "off"       # FACE depth: r1/r2 drops also get the cached calls checked (emu/face_cache.py)
 
 
 def drop_from_manifest(header: Path, manifest: dict) -> Drop:
@@ -38,7 +40,8 @@ def drop_from_manifest(header: Path, manifest: dict) -> Drop:
     return Drop(header, manifest["prefix"], manifest["target"], ciphers.get(manifest["cipher"]),
                 manifest.get("mode", "gcm"), manifest.get("config_sha256", ""),
                 ct_extra_lengths(manifest.get("options", {}).get("face", "off")),
-                core="armv8a-max" if manifest.get("options", {}).get("eor3") == "on" else "")
+                core="armv8a-max" if manifest.get("options", {}).get("eor3") == "on" else "",
+                face=manifest.get("options", {}).get("face", "off"))
 
 
 def seed_of(config_sha256: str) -> int:
@@ -65,20 +68,37 @@ class Gcm:
             program = qemu.build_program(plat, d.header, d.prefix, core, work)
             more = {"differential_cases": A_CLASS_CASES,
                     "second_place": (f"qemu-aarch64 -cpu {qemu.QEMU_CPU[core]}", qemu.QemuRunner(program, core))}
-        return validate(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, d.config_sha256, work, firmware=fw,
-                        **more)
+        report = validate(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, d.config_sha256, work, firmware=fw,
+                          **more)
+        if d.face != "off" and face_cache.declares_cached_api(d.header, d.prefix):                  # the *_cached calls, in emulation (emu/face_cache.py)
+            progress(f"{d.prefix}: cached FACE calls against pyca")
+            drop = face_cache.CachedDrop(d.header, d.prefix, d.target, work / "face-cache")
+            report.face_cache_cases = face_cache.validate_cached(drop, 8 * d.spec.key_bytes, seed_of(d.config_sha256))
+        return report
 
     @staticmethod
     def constant_time(d: Drop, work: Path, fw) -> CtReport:
-        return check_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, d.ctx_words, 0, work,
-                          firmware=fw, extra_lengths=d.ct_extra_lengths)
+        report = check_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, d.ctx_words, 0, work,
+                            firmware=fw, extra_lengths=d.ct_extra_lengths)
+        if d.face != "off" and face_cache.declares_cached_api(d.header, d.prefix):                  # a cached sequence across a rebuild (emu/ct_face_cache.py)
+            r = ct_face_cache.check(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work / "face-cache-ct")
+            report.checks.append(("face cache sequence", r.status, r.instructions))
+            report.checked += [f for f in ct_face_cache.FUNCTIONS if f not in report.checked]
+            if not r.verified:
+                report.status, report.divergence = r.status, r.divergence
+        return report
 
     @staticmethod
     def bench(d: Drop, work: Path, fw, cache_bytes: int = 0) -> dict:
         if platforms.for_target(d.target).name != "armv7m":      # A-class: llvm-mca, not the M model
             return bench_mca_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work, fw)
-        return bench_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work, firmware=fw,
-                          cache_bytes=cache_bytes)
+        metrics = bench_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work, firmware=fw,
+                             cache_bytes=cache_bytes)
+        if d.face != "off" and face_cache.declares_cached_api(d.header, d.prefix):                  # the cached calls over 256 consecutive IVs
+            drop = face_cache.CachedDrop(d.header, d.prefix, d.target, work / "face-cache-bench")
+            metrics["face_cache"] = face_cache.bench_cached(drop, 8 * d.spec.key_bytes, progress=progress)
+            metrics["face_cache_bytes"] = face_cache_struct_bytes(d.face)
+        return metrics
 
 
 class Block:

@@ -4,7 +4,8 @@
  * no libc (-nostdlib). Compiles as C99/C11 and as C++11. Linked, never run: `sg_start` is the
  * entry point the link keeps everything from.
  *
- * Built with -DSG_PREFIX=<drop prefix> -DSG_HEADER="<path to drop header>" -DSG_KEYBYTES=<n>.
+ * Built with -DSG_PREFIX=<drop prefix> -DSG_HEADER="<path to drop header>" -DSG_KEYBYTES=<n>, and
+ * -DSG_FACE_CACHE for a FACE drop (its cached calls: PREFIX_face_cache, *_cached).
  */
 #include SG_HEADER
 
@@ -16,6 +17,9 @@ static F(ctx) sg_ctx;
 static F(stream) sg_stream;
 static uint8_t sg_key[SG_KEYBYTES], sg_iv[12], sg_buf[64], sg_tag[16];
 volatile int sg_status;
+#ifdef SG_FACE_CACHE
+static F(face_cache) sg_cache;
+#endif
 
 #ifdef __cplusplus
 extern "C"
@@ -36,6 +40,15 @@ void sg_start(void)
     rc |= F(start)(&sg_stream, &sg_ctx, sg_iv, sizeof sg_iv, 1);
     rc |= F(update)(&sg_stream, sg_buf, 33, sg_buf);
     rc |= F(finish_verify)(&sg_stream, sg_tag, 12);
+#ifdef SG_FACE_CACHE
+    F(face_cache_init)(&sg_cache);
+    rc |= F(encrypt_cached)(&sg_ctx, &sg_cache, sg_iv, sizeof sg_iv, sg_buf, 5, sg_buf, 40, sg_buf, sg_tag, 16);
+    rc |= F(decrypt_cached)(&sg_ctx, &sg_cache, sg_iv, sizeof sg_iv, sg_buf, 5, sg_buf, 40, sg_tag, 16, sg_buf);
+    rc |= F(start_cached)(&sg_stream, &sg_ctx, &sg_cache, sg_iv, sizeof sg_iv, 0);
+    rc |= F(update)(&sg_stream, sg_buf, 33, sg_buf);
+    rc |= F(finish)(&sg_stream, sg_tag, 16);
+    F(face_cache_wipe)(&sg_cache);
+#endif
     F(wipe)(&sg_ctx);
     sg_status = rc;
 }

@@ -43,7 +43,8 @@ def _impl_source(header: Path, prefix: str, workdir: Path) -> Path:
 
 
 def _caller_defines(header: Path, prefix: str, keybytes: int) -> list[str]:
-    return [f"-DSG_PREFIX={prefix}", f'-DSG_HEADER="{header}"', f"-DSG_KEYBYTES={keybytes}"]
+    face = ["-DSG_FACE_CACHE"] if f"{prefix}_face_cache_init(" in Path(header).read_text() else []
+    return [f"-DSG_PREFIX={prefix}", f'-DSG_HEADER="{header}"', f"-DSG_KEYBYTES={keybytes}", *face]
 
 
 def link(header: Path, prefix: str, core: str | None, keybytes: int, impl: FlagSet, workdir: Path,

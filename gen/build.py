@@ -53,7 +53,8 @@ def build(config: Config, command: str, out_dir: Path) -> BuildResult:
         hpath = work / f"{config.name}.h"
         hpath.write_text(header)
         drop = scenarios.Drop(hpath, config.prefix, config.target, config.spec, config.mode, config.sha256(),
-                              ks.ct_extra_lengths, ks.rk_words + (ks.ghash.words if ks.ghash else 0), ks.core)
+                              ks.ct_extra_lengths, ks.rk_words + (ks.ghash.words if ks.ghash else 0), ks.core,
+                              face=getattr(config, "face", "off"))
         progress(f"{config.name}: compiling")
         firmware = scenario.firmware(drop, work)
         progress(f"{config.name}: validating")

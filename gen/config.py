@@ -26,6 +26,10 @@ SHIFTROWS = ("explicit", "fixsliced")   # Rijndael-256: gen/kernels/rijndael256/
 ARMV8_UNROLLS = (4, 8)                     # [armv8]: blocks per loop step of CTR and GHASH
 ARMV8_MULS = ("karatsuba", "schoolbook")   # [armv8]: PMULLs per 128-bit product, 3 or 4
 ARMV8_EOR3 = ("off", "on")                 # [armv8]: EOR3 (SHA-3 extension) in the kernels
+#: [schedule] objective (issue 19), Cortex-M AES-GCM: "speed" (every kernel unrolled, the default),
+#: "balanced" (a smaller GHASH group, one AES kernel, a looped key schedule) or "size" (the
+#: smallest .text: one-block GHASH as well); gen/targets/cortex_m.py maps it to kernel choices
+OBJECTIVES = ("speed", "balanced", "size")
 
 # TOML layout: top-level keys and the [table] keys, with their allowed values.
 TOP_KEYS = {"name": None, "cipher": CIPHERS, "mode": MODES, "target": TARGETS}
@@ -34,15 +38,15 @@ TABLE_KEYS = {
     "ctr": {"face": FACES},
     "ghash": {"impl": GHASHES},
     "rijndael256": {"shiftrows": SHIFTROWS},
-    "schedule": {"seed": None},
+    "schedule": {"seed": None, "objective": OBJECTIVES},
     "armv8": {"unroll": None, "mul": ARMV8_MULS, "eor3": ARMV8_EOR3},
 }
 DEFAULTS = {"slicing": "ffs", "face": "off", "ghash": "ctmul", "shiftrows": "explicit", "seed": 0, "unroll": 8,
-            "mul": "karatsuba", "eor3": "off"}
+            "mul": "karatsuba", "eor3": "off", "objective": "speed"}
 ARMV8_KEYS = ("unroll", "mul", "eor3")
 #: options added after the first drops shipped: in the config hash only where they apply, so the
 #: hashes of configurations they do not concern stay as they were
-LATER_OPTIONS = ("shiftrows", *ARMV8_KEYS)
+LATER_OPTIONS = ("shiftrows", *ARMV8_KEYS, "objective")
 NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 
 # Combinations this generator builds today: (cipher, mode, target) -> allowed option values.
@@ -55,7 +59,7 @@ SUPPORTED = {
 for _bits in ("aes128", "aes192", "aes256"):          # fixsliced AES in Thumb-2 (issue 3)
     for _core in ("cortex-m4", "cortex-m3"):
         SUPPORTED[(_bits, "gcm", _core)] = {"slicing": ("ffs", "sfs"), "face": ("off", "r1", "r2"),
-                                            "ghash": ("ctmul", "table4", "table8")}
+                                            "ghash": ("ctmul", "table4", "table8"), "objective": OBJECTIVES}
 
 for _bits in ("aes128", "aes192", "aes256"):          # AES in ecb/ctr over the same fixsliced kernel
     for _mode in ("ecb", "ctr"):
@@ -85,6 +89,7 @@ class Config:
     unroll: int = DEFAULTS["unroll"]
     mul: str = DEFAULTS["mul"]
     eor3: str = DEFAULTS["eor3"]
+    objective: str = DEFAULTS["objective"]
 
     @property
     def prefix(self) -> str:
@@ -113,12 +118,15 @@ class Config:
                 opts["shiftrows"] = self.shiftrows
             if self.mode == "gcm":
                 opts.update(face=self.face, ghash=self.ghash)
+        if self.objective != DEFAULTS["objective"]:   # "speed" is left out: older hashes stay
+            opts["objective"] = self.objective
         opts["seed"] = self.seed
         return opts
 
     def canonical(self) -> str:
         """Canonical JSON form: sorted keys, no spaces; the input of the config hash. Options added
-        later (LATER_OPTIONS: shiftrows, the [armv8] keys) are part of it only where they apply."""
+        later (LATER_OPTIONS: shiftrows, the [armv8] keys, objective) are part of it only where they
+        apply (objective only when it is not the default "speed")."""
         data = asdict(self)
         opts = self.options()
         for key in LATER_OPTIONS:
@@ -143,7 +151,10 @@ class Config:
         if "unroll" in opts:
             text += (f'[ghash]\nimpl = "{self.ghash}"\n\n[armv8]\nunroll = {self.unroll}\nmul = "{self.mul}"\n'
                      f'eor3 = "{self.eor3}"\n\n')
-        return text + f"[schedule]\nseed = {self.seed}\n"
+        text += f"[schedule]\nseed = {self.seed}\n"
+        if "objective" in opts:
+            text += f'objective = "{self.objective}"\n'
+        return text
 
 
 def _choice(where: str, value, allowed) -> None:

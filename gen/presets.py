@@ -5,10 +5,11 @@ from gen.config import Config, from_dict
 from gen.errors import ConfigError
 
 
-def _aes(name, bits, target, slicing="ffs", face="off", ghash="ctmul", default=True):
+def _aes(name, bits, target, slicing="ffs", face="off", ghash="ctmul", default=True, objective=None):
     return name, default, {
         "name": name, "cipher": f"aes{bits}", "mode": "gcm", "target": target,
         "aes": {"slicing": slicing}, "ctr": {"face": face}, "ghash": {"impl": ghash},
+        **({"schedule": {"objective": objective}} if objective else {}),
     }
 
 
@@ -45,6 +46,15 @@ _PRESETS = [
     _aes("aes256gcm-m4-ffs-face-r1", 256, "cortex-m4", face="r1"),
     _aes("aes256gcm-m4-ffs-face-r2", 256, "cortex-m4", face="r2"),
     _aes("aes128gcm-m3-ffs-face-r2", 128, "cortex-m3", face="r2"),
+    # code size first (issue 19): [schedule] objective = "size" / "balanced"
+    _aes("aes128gcm-m4-size", 128, "cortex-m4", objective="size"),
+    _aes("aes256gcm-m4-size", 256, "cortex-m4", objective="size"),
+    _aes("aes128gcm-m3-size", 128, "cortex-m3", objective="size"),
+    _aes("aes256gcm-m3-size", 256, "cortex-m3", objective="size"),
+    _aes("aes128gcm-m4-balanced", 128, "cortex-m4", objective="balanced"),
+    _aes("aes256gcm-m4-balanced", 256, "cortex-m4", objective="balanced"),
+    _aes("aes128gcm-m3-balanced", 128, "cortex-m3", objective="balanced"),
+    _aes("aes256gcm-m3-balanced", 256, "cortex-m3", objective="balanced"),
 ]
 
 def _block(cipher, mode, target="portable", default=True, tag=None, **tables):

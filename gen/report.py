@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from gen import report_armv8
+from gen import report_armv8, report_size
 
 START = "<!-- perf-table:start -->"
 END = "<!-- perf-table:end -->"
@@ -158,7 +158,7 @@ def aes_table(manifests) -> str:
     for m in _sorted(manifests):
         opt = m.get("options", {})
         if m["target"] not in ("cortex-m4", "cortex-m3") or opt.get("face", "off") != "off" \
-                or opt.get("ghash") != "ctmul":
+                or opt.get("ghash") != "ctmul" or report_size.objective(m) != "speed":
             continue
         chosen.setdefault((m["target"], opt.get("slicing"), m["cipher"]), m)
     order = {"cortex-m3": 0, "cortex-m4": 1, "ffs": 0, "sfs": 1}
@@ -181,16 +181,9 @@ def face_table(manifests) -> str | None:
     manifests measured before emu/bench.py had it), the break-even size (the first measured
     size where FACE is faster) and the RAM (FACE cache, ctx: r1's table lives in the ctx)."""
     ms = _sorted(manifests)
-
-    def twin(m):
-        for o in ms:
-            if all(o.get(k) == m.get(k) for k in ("cipher", "target")) and o["options"].get("face") == "off" \
-                    and all(o["options"].get(k) == m["options"].get(k) for k in ("slicing", "ghash")):
-                return o
-        return None
     rows = []
     for m in ms:
-        base = twin(m) if m["options"].get("face", "off") != "off" else None
+        base = face_off_twin(m, ms) if m["options"].get("face", "off") != "off" else None
         if base is None:
             continue
         off, met = base["metrics"], m["metrics"]
@@ -213,6 +206,50 @@ def face_table(manifests) -> str | None:
             + ["saving @4096", f"GCTR c/B @{GCTR_SIZE}: off → FACE", f"GCTR saving @{GCTR_SIZE}",
                "faster from (measured sizes)", "cache B", "ctx B", "stack B"])
     return _markdown(head, rows, right_from=2)
+
+
+def face_off_twin(m: dict, ms) -> dict | None:
+    """The drop of the same configuration as FACE drop `m` with face off, if built."""
+    for o in ms:
+        if all(o.get(k) == m.get(k) for k in ("cipher", "target")) and o["options"].get("face") == "off" \
+                and all(o["options"].get(k) == m["options"].get(k) for k in ("slicing", "ghash")) \
+                and report_size.objective(o) == report_size.objective(m):
+            return o
+    return None
+
+
+#: message sizes of the cached-FACE table
+CACHE_SIZES = ("64", "4096")
+
+
+def face_cache_table(manifests) -> str | None:
+    """FACE drops through their caller-owned cache (``metrics.face_cache``, emu/face_cache.py:
+    the mean over 256 messages with consecutive IVs, one rebuild amortised) against the same
+    configuration with face off: GCTR saving and GCM c/B at 64 B and 4 KiB, and the cache's RAM."""
+    ms = _sorted(manifests)
+    rows = []
+    for m in ms:
+        fc = m.get("metrics", {}).get("face_cache")
+        base = face_off_twin(m, ms) if fc else None
+        if base is None:
+            continue
+        off = base["metrics"]
+        row = [f"`{m['name']}`"]
+        for n in CACHE_SIZES:
+            g_off = gctr_cycles(off, n)
+            row += [f"{_num(gctr_cpb(off, n))} → {_num(fc['gctr_cycles_per_byte'][n])}",
+                    f"{100.0 * (1 - fc['gctr_cycles'][n] / g_off):.1f}%" if g_off else "—",
+                    f"{_num(off['cycles_per_byte'][n])} → {_num(fc['cycles_per_byte'][n])}",
+                    f"{100.0 * (1 - fc['cycles'][n] / off['cycles'][n]):.1f}%"]
+        row += [_num(m["metrics"].get("face_cache_bytes")), _num(fc.get("stack_bytes"))]
+        rows.append(row)
+    if not rows:
+        return None
+    head = ["FACE drop, cached calls"]
+    for n in CACHE_SIZES:
+        head += [f"GCTR c/B @{n}: off → cached", f"GCTR saving @{n}", f"GCM c/B @{n}: off → cached",
+                 f"GCM saving @{n}"]
+    return _markdown(head + ["cache B", "stack B"], rows, right_from=1)
 
 
 def face_kernel_table(manifests) -> str | None:
@@ -313,6 +350,18 @@ def perf_table(manifests) -> str:
                       "of the same call: encrypt minus the cycles inside the GHASH functions (`ghash_blocks`, "
                       "`ghash_feed`, `ghash_pad`) and the tag finalisation (`final_tag`), attributed per function "
                       "symbol by the cycle model (emu/bench.py):", "", face]
+        cached = face_cache_table(manifests)
+        if cached:
+            parts += ["", "FACE across messages: the `*_cached` calls with a caller-owned table "
+                      "(`PREFIX_face_cache`), mean per message over 256 messages with consecutive 96-bit IVs "
+                      "(one table: IV bytes 0, 5, 10 agree), one rebuild amortised; each kind of call measured "
+                      "in the emulator (emu/face_cache.py `bench_cached`). Against the same configuration with "
+                      "face off; r1 keeps nothing per IV, so its cached calls are its plain ones:", "", cached]
+        trade = report_size.table(manifests, _markdown)
+        if trade:
+            parts += ["", "Code size against speed (`[schedule] objective`, issue 19; the same GCM encrypt as above, "
+                      "cycles @4096 relative to the speed drop with FACE off; RAM: ctx plus any FACE cache). "
+                      f"Plotted in [{report_size.SVG_NAME}]({report_size.SVG_NAME}):", "", trade]
         blocks = block_table(manifests)
         if blocks:
             parts += ["", "Block-cipher drops (bitsliced, no tables; packing included): `ecb_encrypt` over 64 blocks "
@@ -356,7 +405,8 @@ def presets_table() -> str:
         gcm = c.mode == "gcm"
         rows.append([f"`{c.name}`", c.spec.title + ("-GCM" if gcm else f" {c.mode.upper()}"), c.target,
                      (f"unroll {c.unroll}, {c.mul}, EOR3 {c.eor3}, GHASH {c.ghash}" if c.target == "armv8a" else
-                      f"{c.slicing}, face {c.face}, GHASH {c.ghash}") if gcm else "bitsliced",
+                      f"{c.slicing}, face {c.face}, GHASH {c.ghash}"
+                      + (f", objective {c.objective}" if c.objective != "speed" else "")) if gcm else "bitsliced",
                      "yes" if c.constant_time else "**no** (table GHASH)",
                      "yes" if c.name in presets.DEFAULTS else ""])
     head = ["preset", "cipher", "target", "options", "constant time", "built by `make`"]
@@ -364,15 +414,17 @@ def presets_table() -> str:
 
 
 def update_readme(readme_path: Path, manifests) -> bool:
-    """Replace the text between the markers with the table; True when the file changed."""
+    """Replace the text between the markers with the table, and write the size-speed plot next to
+    the README (gen/report_size.py); True when either changed."""
     readme_path = Path(readme_path)
     old = readme_path.read_text()
     new = replace_between(old, perf_table(manifests))
     new = replace_between(new, presets_table(), PRESETS_START, PRESETS_END)
+    plot = report_size.write_svg(readme_path.parent / report_size.SVG_NAME, manifests)
     if new != old:
         readme_path.write_text(new)
         return True
-    return False
+    return plot
 
 
 def main(argv=None) -> int:

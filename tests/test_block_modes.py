@@ -28,6 +28,9 @@ def test_manifest_records_every_check(built):
     v = res.manifest["validation"]
     kats = len(config.spec.known_answers())
     assert v["known_answers"]["passed"] == 2 * kats and v["places"] == ["emulated cortex-m4", "host"]
+    # SPEC section 4's field is present and says no NIST file covers the cipher (none exists)
+    assert v["nist_vectors"]["files"] == [] and v["nist_vectors"]["passed"] == 0
+    assert "no vectors" in v["nist_vectors"]["note"]
     assert v["differential_cases"] == 2 * blockcipher.RANDOM_CASES
     assert v["constant_time_check"] == "verified"
     met = res.manifest["metrics"]

@@ -29,7 +29,7 @@ def test_out_holds_exactly_the_default_presets():
 #: one drop of each kind, built afresh by `make test` (all of them by `make`)
 FULL_BUILD = ["aes128gcm-portable", "aes128gcm-m4-ffs", "aes256gcm-m3-sfs", "aes128gcm-m4-ffs-face-r2",
               "aes192gcm-m4-ffs-face-r1", "aes128gcm-m4-ffs-table8-nct", "rijndael256ctr-portable",
-              "speedy5ecb-portable"]
+              "speedy5ecb-portable", "aes128gcm-m4-size"]
 
 
 @pytest.mark.parametrize("name", [n for n in FULL_BUILD if n in presets.DEFAULTS])
@@ -86,6 +86,7 @@ def check_manifest(name, result):
         from gen import ciphers
         spec = ciphers.get(m["cipher"])
         assert m["validation"]["known_answers"]["passed"] == len(spec.known_answers()) * len(places) > 0
+        assert m["validation"]["nist_vectors"]["files"] == []      # SPEC's field: no NIST file exists
         assert m["validation"]["differential_cases"] >= 1000 * len(places)
     ct = m["validation"]["constant_time_check"]
     assert ct == ("verified" if m["constant_time"] else "not-constant-time")
@@ -144,8 +145,12 @@ def check_symbols(name, result, tmp_path):
 
 
 def test_readme_performance_table_matches_the_shipped_manifests(tmp_path):
+    from gen import report_size
     from gen.report import load_manifests, update_readme
     copy = tmp_path / "README.md"
     copy.write_text((ROOT / "README.md").read_text())
+    plot = ROOT / report_size.SVG_NAME            # the size-speed plot lives next to the README
+    if plot.exists():
+        (tmp_path / report_size.SVG_NAME).write_text(plot.read_text())
     assert update_readme(copy, load_manifests(ROOT / "out")) is False, \
         "README's generated tables are stale: run make"

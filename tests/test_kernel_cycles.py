@@ -32,6 +32,14 @@ uint32_t sg_fenc_n(uint8_t *out, const uint8_t *in, uint32_t n)
 uint32_t sg_aes(uint8_t *out, const uint8_t *in) { F(aes_encrypt2)(ctx.rk, out, in); return 0; }
 uint32_t sg_fill_call(uint32_t *vb) { F(face_fill)(FACE_TAB, st.face_fs, vb); return 0; }
 uint32_t sg_setup_call(void) { F(face_setup)(st.face_fs, ctx.rk, st.cb); return 0; }
+#ifdef FACE_R2
+uint32_t sg_fencc_n(uint8_t *out, const uint8_t *in, uint32_t n)
+{
+    F(face_encrypt2c)(ctx.rk, st.face_fs + 32, out, in, FACE_TAB, n);
+    return 0;
+}
+uint32_t sg_c2_call(void) { F(face_c2)(st.face_fs + 32, ctx.rk, st.cb); return 0; }
+#endif
 '''
 
 CASES = [("cortex-m4", 128, "r2"), ("cortex-m3", 256, "r1")]
@@ -65,8 +73,9 @@ def built(request):
 
 def test_figures_present(built):
     _, k = built
+    cached = {"face_encrypt2c_per_pair", "face_c2"} if "face_c2" in k else set()   # r2: the cache's kernels
     assert set(k) == {"aes_encrypt2_call", "ctr_pairs_per_pair", "face_setup", "face_fill_group",
-                      "face_encrypt2_per_pair"}
+                      "face_encrypt2_per_pair"} | cached
     assert all(isinstance(v, int) and v > 0 for v in k.values())
     assert k["face_encrypt2_per_pair"] < k["ctr_pairs_per_pair"]     # FACE pays per pair
 
@@ -85,6 +94,8 @@ def test_loop_steps_match_emulation(built):
     h, k = built
     assert _step(h, "ctr_pairs", "sg_ctr_n") == k["ctr_pairs_per_pair"]
     assert _step(h, "face_encrypt2", "sg_fenc_n") == k["face_encrypt2_per_pair"]
+    if "face_c2" in k:
+        assert _step(h, "face_encrypt2c", "sg_fencc_n") == k["face_encrypt2c_per_pair"]
 
 
 def test_whole_calls_match_emulation(built):
@@ -94,3 +105,5 @@ def test_whole_calls_match_emulation(built):
     assert h.cycles_in("aes_encrypt2", "sg_aes", m.alloc(32), m.alloc(32)) == k["aes_encrypt2_call"]
     assert h.cycles_in("face_setup", "sg_setup_call") == k["face_setup"]
     assert h.cycles_in("face_fill", "sg_fill_call", m.alloc(32)) == k["face_fill_group"]
+    if "face_c2" in k:
+        assert h.cycles_in("face_c2", "sg_c2_call") == k["face_c2"]

@@ -25,10 +25,11 @@ from emu import flagsets, toolchain, vendoring
 from gen import ciphers, presets
 from tests.conftest import ROOT
 
-#: one of each kind: M4 ctmul, M3 (sfs, AES-256), FACE r2 and r1, table GHASH (-nct), portable
+#: one of each kind: M4 ctmul, M3 (sfs, AES-256), FACE r2 and r1, table GHASH (-nct), portable,
+#: and the size objective (per-round subroutines, C counter loop, looped key schedule; issue 19)
 REPRESENTATIVE = ["aes128gcm-m4-ffs", "aes256gcm-m3-sfs", "aes128gcm-m4-ffs-face-r2",
                   "aes192gcm-m4-ffs-face-r1", "aes128gcm-m4-ffs-table4-nct", "aes128gcm-portable",
-                  "rijndael256ecb-portable", "speedy5ctr-portable"]
+                  "rijndael256ecb-portable", "speedy5ctr-portable", "aes128gcm-m4-size"]
 FULL_MATRIX = ["aes128gcm-m4-ffs", "aes128gcm-portable"]
 
 

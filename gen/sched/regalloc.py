@@ -28,7 +28,7 @@ Deterministic; ``seed`` only breaks ties between equally good free registers / v
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gen import ir
 from gen.isa.base import Isa
@@ -83,13 +83,20 @@ class _Value:
 
 def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int = 0,
              clean_bonus: float = 2.0, remat_mems=None, pick: str = "lru",
-             isa: Isa = THUMB2) -> Allocation:
+             isa: Isa = THUMB2, regs_in=None, regs_out=None) -> Allocation:
     """``regs``: the registers to use (default: all of ``isa.allocatable``).  ``pick``: which
     free register a new value gets: 'first' (lowest name) or 'lru' (the one untouched the
     longest: fewer false dependences for the post-allocation scheduler, so reloads and spill
     stores can move next to other loads).  A word of a memory in ``remat_mems`` (default: the
     program's ``constant`` memories) is loaded again from its memory instead of spilled; if
-    that memory's base pointer was evicted (a 'home' base), the pointer is reloaded first."""
+    that memory's base pointer was evicted (a 'home' base), the pointer is reloaded first.
+
+    ``regs_in`` / ``regs_out`` ({memory: registers}, optional): a memory held in registers
+    across a boundary, for code that continues in another allocated piece (gen/kernels/aes/
+    compact_thumb2.py).  Word i of a ``regs_in`` memory is in register i at entry (its loads
+    emit nothing); word i of a ``regs_out`` memory must be in register i at the end (its stores
+    emit nothing; the values stay live to the end, then a parallel move puts them in place)."""
+    regs_in, regs_out = regs_in or {}, regs_out or {}
     regs = isa.allocatable if regs is None else regs
     remat_mems = program.constant if remat_mems is None else remat_mems
     rng = random.Random(seed)
@@ -98,9 +105,12 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
     # uses of every vreg and of every base pointer ('@mem')
     uses: dict = {}
     for pos, op in enumerate(ops):
+        if op.kind == "st" and op.mem in regs_out:     # live to the end (the final moves)
+            uses.setdefault(op.a, []).append(len(ops))
+            continue
         for r in op.reads():
             uses.setdefault(r, []).append(pos)
-        if op.kind in ("ld", "st"):
+        if op.kind in ("ld", "st") and op.mem not in regs_in:
             uses.setdefault("@" + op.mem, []).append(pos)
     vals: dict = {}
 
@@ -202,7 +212,22 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
             free_slots.append(v.slot)
             v.slot = None
 
+    for op in ops:                                     # live-in words: in their registers
+        if op.kind == "ld" and op.mem in regs_in:
+            v = val(op.dst)
+            v.reg = regs_in[op.mem][op.index]
+            assert v.reg in reg_of and reg_of[v.reg] is None, f"{v.reg} is not free for {op.mem}[{op.index}]"
+            reg_of[v.reg] = v
+            used.add(v.reg)
+    finals: dict = {}                                   # target register -> value
     for pos, op in enumerate(ops):
+        if op.kind == "ld" and op.mem in regs_in:
+            if not uses.get(op.dst):
+                kill(val(op.dst))
+            continue
+        if op.kind == "st" and op.mem in regs_out:
+            finals[regs_out[op.mem][op.index]] = val(op.a)
+            continue
         operands = [val(r) for r in op.reads()]
         if op.kind in ("ld", "st"):
             operands.append(val("@" + op.mem))
@@ -234,8 +259,38 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
             touched[r] = len(out)
         if op.dst is not None and not uses.get(op.dst):
             kill(val(op.dst))
+    if finals:
+        _final_moves(finals, reg_of, pool, out, isa)
+        used.update(finals)
     return Allocation(out, n_slots, counts["spills"], counts["reloads"], counts["remats"],
                       counts["base_reloads"], used, frozenset(readonly))
+
+
+def _final_moves(finals: dict, reg_of: dict, pool, out: list, isa) -> None:
+    """Put each value of ``finals`` (target register -> value) in its target: register moves
+    ordered so no pending source is overwritten (a cycle goes through a free register), then
+    the spilled ones reloaded from their slots."""
+    moves = {t: v.reg for t, v in finals.items() if v.reg is not None and v.reg != t}
+    while moves:
+        sources = set(moves.values())
+        t = next((t for t in sorted(moves) if t not in sources), None)
+        if t is None:                                   # a cycle: one source to a free register
+            tmp = next(r for r in pool if r not in finals and r not in sources)
+            t0 = sorted(moves)[0]
+            out.append(_move(isa, tmp, moves[t0], finals[t0]))
+            moves[t0] = tmp
+            continue
+        out.append(_move(isa, t, moves.pop(t), finals[t]))
+    for t, v in sorted(finals.items()):
+        if v.reg is None:
+            assert v.slot is not None, f"value {v.name} lost"
+            out.append(isa.load_slot(t, v.slot, note=f"reload {_vname(v.name)}"))
+
+
+def _move(isa, dst: str, src: str, v):
+    """dst = src, lowered by the ISA from an IR ``mov``, noted as a move of v."""
+    insn = isa.lower(ir.Op("mov", dst=-1, b=-2), {-1: dst, -2: src}.__getitem__, None)
+    return replace(insn, note=f"move {_vname(v.name)}")
 
 
 def _vname(name) -> str:
@@ -243,16 +298,31 @@ def _vname(name) -> str:
 
 
 def check_allocation(program: ir.Program, order: list, alloc: Allocation, bases: dict,
-                     isa: Isa = THUMB2) -> None:
+                     isa: Isa = THUMB2, regs_in=None, regs_out=None) -> None:
     """Raise AssertionError unless every register read holds the value the IR op expects.
 
     Symbolic check, independent of any input: each register and stack slot carries the IR
-    value (or base pointer) last written to it; every lowered op must read its operands' values."""
+    value (or base pointer) last written to it; every lowered op must read its operands' values.
+    ``regs_in``/``regs_out`` as in ``allocate``: the words start in, and must end in, their
+    registers."""
+    regs_in, regs_out = regs_in or {}, regs_out or {}
     reg_holds: dict = {spec.reg: f"{mem} pointer" for mem, spec in bases.items()}
     slot_holds: dict = {}
-    ops = [program.ops[i] for i in order]
+    ops, finals = [], {}
+    for i in order:
+        op = program.ops[i]
+        if op.kind == "ld" and op.mem in regs_in:
+            reg_holds[regs_in[op.mem][op.index]] = _vname(op.dst)
+        elif op.kind == "st" and op.mem in regs_out:
+            finals[regs_out[op.mem][op.index]] = _vname(op.a)
+        else:
+            ops.append(op)
     k = 0
     for insn in alloc.insns:
+        if insn.note.startswith("move "):
+            assert reg_holds.get(insn.srcs[0]) == insn.note[5:], (insn.text(), reg_holds.get(insn.srcs[0]))
+            reg_holds[insn.dst] = insn.note[5:]
+            continue
         if insn.note.startswith(("spill", "reload")):
             name = insn.note.split(" ", 1)[1]
             if isa.access(insn) == "store":
@@ -276,3 +346,5 @@ def check_allocation(program: ir.Program, order: list, alloc: Allocation, bases:
         if op.dst is not None:
             reg_holds[insn.dst] = _vname(op.dst)
     assert k == len(ops)
+    for reg, name in finals.items():
+        assert reg_holds.get(reg) == name, (reg, reg_holds.get(reg), name)

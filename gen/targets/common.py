@@ -31,6 +31,9 @@ class KernelSet:
     #: the target has ``{p}_ctr_pairs(rk, out, cb, in, n)`` (counter mode over n pairs, XOR fused,
     #: looped in generated code); without it the glue runs ``keystream2`` + ``xor32`` per pair
     ctr_pairs: bool = False
+    #: with ctr_pairs: the target has no separate ``aes_encrypt2``; the glue defines it as one pair
+    #: of ctr_pairs over a zero message (the size objectives: one AES kernel, gen/targets/cortex_m.py)
+    encrypt_via_ctr: bool = False
     #: the target has ``{p}_ctr_ghash_pairs(rk, out, cb, in, n, hk, y)`` too: ctr_pairs and GHASH of
     #: the ciphertext stitched in one loop (armv8a); encrypt's update then hashes as it writes
     ctr_ghash: bool = False

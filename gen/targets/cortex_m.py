@@ -12,6 +12,8 @@ from gen.config import Config
 from gen.kernels.aes import ctr_thumb2 as aes_ctr_thumb2
 from gen.kernels.face import thumb2 as face_thumb2
 from gen.kernels.aes import thumb2 as aes_thumb2
+from gen.kernels.aes import fixsliced as aes_fixsliced
+from gen.kernels.aes import keyschedule_compact, compact_thumb2 as aes_compact_thumb2
 from gen.kernels.ghash import thumb2 as ghash_thumb2
 from gen.kernels import block_figures, block_thumb2, wipe
 from gen.kernels.face import aes_face
@@ -64,33 +66,61 @@ def block_kernels(config: Config) -> KernelSet:
                      kernel_facts=facts)
 
 
+#: [schedule] objective -> GHASH blocks per aggregated group (None: the core's default,
+#: ghash_thumb2.GROUP_BLOCKS).  Each block of a group is unrolled (~2 KB of ctmul on the M4),
+#: so the group is the largest single lever on .text; a smaller one costs the reduction and
+#: recombination per fewer blocks (README, "Code size").
+GHASH_GROUP = {"speed": None, "balanced": 2, "size": 1}
+
+
 def aes_gcm_kernels(config: Config) -> KernelSet:
-    """Fixsliced AES-GCM: the AES kernel, the looped counter mode, GHASH, and FACE when asked."""
+    """Fixsliced AES-GCM: the AES kernel, the looped counter mode, GHASH, and FACE when asked.
+
+    objective "speed": encrypt2 and ctr_pairs (two fused copies of the rounds), the straight-line
+    key schedule, the core's GHASH group.  "balanced"/"size": ctr_pairs is the only AES kernel
+    (the glue's aes_encrypt2 is one pair of it with a zero message), the looped key schedule
+    (keyschedule_compact), a GHASH group of GHASH_GROUP[objective] blocks; "size" (FACE off)
+    loops ctr_pairs over the rounds (compact_thumb2), "balanced" keeps them unrolled."""
     core = config.target
     keybits = 8 * config.spec.key_bytes
-    aes = aes_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
-    gh = ghash_thumb2.thumb2(config.prefix, config.ghash, core)
-    ctr = aes_ctr_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
-    sections = [wipe.zero32_thumb2(config.prefix), aes.code, gh.code, ctr.code]
-    figures = {"aes_encrypt2_call": aes.stats["thumb2"]["cycles"], "ctr_pairs_per_pair": ctr.pair_cycles}
+    compact = config.objective != "speed"
+    gh = ghash_thumb2.thumb2(config.prefix, config.ghash, core, GHASH_GROUP[config.objective])
+    nr = aes_fixsliced.check_args(keybits, config.slicing)
+    if config.objective == "size" and config.face == "off":      # the rounds looped
+        ctr = aes_compact_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
+        aes_code = keyschedule_compact.c_code(config.prefix, keybits, config.slicing)
+        figures = {f"size_segment_{k}": v for k, v in ctr.segments.items()}
+    elif compact:
+        ctr = aes_ctr_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
+        aes_code = keyschedule_compact.c_code(config.prefix, keybits, config.slicing)
+        figures = {"ctr_pairs_per_pair": ctr.pair_cycles, "ctr_pairs_call": ctr.call_cycles}
+    else:
+        ctr = aes_ctr_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
+        aes = aes_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
+        aes_code = aes.code
+        figures = {"aes_encrypt2_call": aes.stats["thumb2"]["cycles"], "ctr_pairs_per_pair": ctr.pair_cycles}
+    sections = [wipe.zero32_thumb2(config.prefix), aes_code, gh.code, ctr.code]
     if config.face != "off":
         text, face = face_thumb2.face_thumb2(config.prefix, keybits, config.slicing, config.face, core,
                                  ctr.call_cycles, config.seed)
         sections.append(text)
         figures.update(face_setup=face["setup"]["cycles"], face_fill_group=face["fill"]["cycles"],
                        face_encrypt2_per_pair=face["encrypt2_loop_step"])
+        if "encrypt2c_loop_step" in face:     # r2: the kernels of the caller-owned cache
+            figures.update(face_encrypt2c_per_pair=face["encrypt2c_loop_step"], face_c2=face["c2"]["cycles"])
     return KernelSet(
         sections=sections,
         target_guard=target_guard(core),
         block_bytes=16,
         blocks_per_call=2,
-        rk_words=aes.rk_words,
-        rk_comment=f"fixsliced ({config.slicing}) round keys, {aes.nr + 1} x 8 words",
+        rk_words=8 * (nr + 1),
+        rk_comment=f"fixsliced ({config.slicing}) round keys, {nr + 1} x 8 words",
         ghash=GhashPart(gh.hk_words, HK_COMMENT[config.ghash]),
         face_words={} if config.face == "off" else aes_face.layout(config.face),
         cache_bytes=aes_face.cache_bytes(config.face),
         ct_extra_lengths=ct_extra_lengths(config.face),
         ctr_pairs=True,
+        encrypt_via_ctr=compact,
         zero32_asm=True,
         file_scope_asm=True,
         kernel_cycles=figures,

@@ -120,6 +120,19 @@ def cache_bytes(depth: str) -> int:
         return 0
     words = layout(depth)
     return 4 * (words["table"] + words["fs"] + words["sv"] + words["state"])
+
+
+def face_cache_bytes(depth: str) -> int:
+    """sizeof(PREFIX_face_cache), the caller-owned table of the *_cached calls (templates/
+    gcm_api.h.j2): r2 the ctx pointer, groups, ivb[4], next_iv[12], next_ok, the fill's run
+    constants, the key check, the next IV's C2 and the D(v) table; r1 one unused word (its table is the key's, in the ctx)."""
+    check_depth(depth)
+    if depth == "r1":
+        return 4
+    words = layout(depth)
+    return 4 * (3 + 3 + 1 + words["fs"] + 16 + 8 + words["table"])
+
+
 GROUP = 32                                  # table entries filled by one face_fill call
 M1_COEF = (1, 1, 3, 2)                      # round 1: row r of column 0 gets M1_COEF[r] * s
 V_LANES = (0xAAAAAAAA, 0xCCCCCCCC, 0xF0F0F0F0, 0xFF00FF00, 0xFFFF0000)   # bits 0..4 of lane
@@ -380,6 +393,30 @@ def face_setup_ir(keybits: int, slicing: str, depth: str) -> Program:
     return b.finish()
 
 
+def face_c2_ir(keybits: int, slicing: str) -> Program:
+    """r2 with the caller's cache: only the per-run constant C2 (as ``face_setup_ir``'s
+    fs[32..39]), for two counter blocks at once, one per block of the packed layout: `ctr` holds
+    block 0 (words 0..3) and block 1 (words 4..7), byte 15 unused; plane word `c2`[b] has block
+    k's C2 plane b in its bits of parity k. The glue computes the C2 of a message and of the
+    next IV in one call. No column-0 broadcasts: the cache's table already has them."""
+    nr = check_args(keybits, slicing)
+    al = alignments(nr, slicing)
+    b = Builder(f"aes{keybits}_{slicing}_face_c2")
+    cst = Consts(b)
+    b.declare("ctr", 8, "r")
+    b.declare("rk", 8 * (nr + 1), "r", constant=True)
+    b.declare("c2", 8, "w")
+    q = emit_add_round_key(b, emit_pack(b, [b.ld("ctr", i) for i in range(8)]), 0)
+    q = [b.orr(b.bic(x, imm=0xC0000000), imm=0xC0000000) if (0x52 >> i) & 1 else b.bic(x, imm=0xC0000000)
+         for i, x in enumerate(q)]
+    q = emit_sbox(b, emit_round(b, q, 1, al, nr))
+    mcol = cst.reg(sum(3 << packed_pos(r, 0, al[1]) for r in range(4)))
+    q = emit_add_round_key(b, emit_linear(b, [b.bic(x, mcol) for x in q], 2, al, nr), 2)
+    for i in range(8):
+        b.st("c2", i, q[i])
+    return b.finish()
+
+
 def emit_k15(b: Builder, put) -> None:
     """``put(i, word)`` for i = 0..7: bit i of k15 = byte (3, 3) of K0 (bits 30, 31 of the
     round-key-0 planes) broadcast to a word."""
@@ -566,12 +603,19 @@ def y_multiple(b: Builder, y: list[int], coef: int, plane: int) -> int:
     return x2 if coef == 2 else b.eor(x2, y[plane])
 
 
-def face_encrypt2_ir(keybits: int, slicing: str, depth: str) -> Program:
-    """Two blocks from their cached entries: rounds (d+1)..Nr of the fixsliced kernel."""
+def face_encrypt2_ir(keybits: int, slicing: str, depth: str, cached: bool = False) -> Program:
+    """Two blocks from their cached entries: rounds (d+1)..Nr of the fixsliced kernel.
+
+    ``cached`` (r2 only): the entries hold D(v) alone, without the per-run constant C2 (a table
+    kept across messages, the caller-owned cache of the GCM glue), and the kernel XORs C2 in
+    itself from its own memory `c2` (8 words: the setup's fs[32..39]): 8 loads and 8 EORs per
+    pair instead of a table per run."""
     nr = check_args(keybits, slicing)
     check_depth(depth)
+    if cached and depth != "r2":
+        raise ValueError("only the r2 entries fold a per-run constant: a cached encrypt2 is r2 only")
     al = alignments(nr, slicing)
-    b = Builder(f"aes{keybits}_{slicing}_face_{depth}_encrypt2")
+    b = Builder(f"aes{keybits}_{slicing}_face_{depth}_encrypt2{'c' if cached else ''}")
     cst = Consts(b)
     n = ENTRY_WORDS[depth]
     b.declare("e", 2 * n, "r")                 # the entries of v0 and v0 + 1, adjacent in the table
@@ -591,7 +635,11 @@ def face_encrypt2_ir(keybits: int, slicing: str, depth: str) -> Program:
             q.append(b.eor(b.eor(b.ld("fs", 8 + i), t0), t1, shift=("lsl", 1)))
         emit_finish(b, q, 2, al, nr)
         return b.finish()
-    q = [b.ld("e", i) for i in range(8)]                  # the pair's packed state after round 2
+    if cached:                                            # D(v) ^ C2: the pair's state after round 2
+        b.declare("c2", 8, "r")
+        q = [b.eor(b.ld("e", i), b.ld("c2", i)) for i in range(8)]
+    else:
+        q = [b.ld("e", i) for i in range(8)]              # the pair's packed state after round 2
     emit_finish(b, q, 3, al, nr)
     return b.finish()
 
@@ -756,10 +804,29 @@ def portable_c(prefix: str, keybits: int, slicing: str, depth: str) -> FaceCode:
     if depth == "r2":   # fs is not read: keep -Wunused-parameter quiet
         body = body.replace("{\n", "{\n    (void)fs;\n", 1)
     fns.append(body)
-    fns.append(f"/* n >= 1 pairs: out = in ^ keystream, the entries advancing one pair at a time */\n"
-               f"static void {prefix}_face_encrypt2(const uint32_t *rk, const uint32_t *fs, uint8_t *out, "
-               f"const uint8_t *in, const uint32_t *e, size_t n)\n{{\n"
-               f"    for (; n; n--, out += 32, in += 32, e += {2 * n_words(depth)}u)\n"
-               f"        {prefix}_face_pair(rk, fs, out, in, e);\n}}\n")
+    fns.append(_pairs_loop(prefix, "encrypt2", "pair", "fs", 2 * n_words(depth)))
+    if depth == "r2":   # the cache's kernel: entries D(v) without C2, which it XORs in
+        encc = face_encrypt2_ir(keybits, slicing, depth, cached=True)
+        fns.append(c_backend.function(
+            f"static void {prefix}_face_pairc(const uint32_t *rk, const uint32_t *c2, uint8_t *out, "
+            f"const uint8_t *in, const uint32_t *e)", encc,
+            {"e": ("words", "e"), "rk": ("words", "rk"), "c2": ("words", "c2"),
+             "in": ("bytes_le", "in"), "out": ("bytes_le", "out")}))
+        fns.append(_pairs_loop(prefix, "encrypt2c", "pairc", "c2", 2 * n_words(depth)))
+        stats["encrypt2c"] = encc.stats()
+        c2 = face_c2_ir(keybits, slicing)
+        fns.append(c_backend.function(
+            f"static void {prefix}_face_c2(uint32_t *c2, const uint32_t *rk, const uint8_t *ctr)", c2,
+            {"ctr": ("bytes_le", "ctr"), "rk": ("words", "rk"), "c2": ("words", "c2")}))
+        stats["c2"] = c2.stats()
     return FaceCode(code=head + defines + c_shared(prefix, depth) + "\n".join(fns),
                     depth=depth, fs_words=FS_WORDS[depth], tab_words=256 * n, entry_words=n, stats=stats)
+
+
+def _pairs_loop(prefix: str, name: str, body: str, second: str, step: int) -> str:
+    """C of {p}_face_<name>: n >= 1 pairs through the one-pair body {p}_face_<body>."""
+    return (f"/* n >= 1 pairs: out = in ^ keystream, the entries advancing one pair at a time */\n"
+            f"static void {prefix}_face_{name}(const uint32_t *rk, const uint32_t *{second}, uint8_t *out, "
+            f"const uint8_t *in, const uint32_t *e, size_t n)\n{{\n"
+            f"    for (; n; n--, out += 32, in += 32, e += {step}u)\n"
+            f"        {prefix}_face_{body}(rk, {second}, out, in, e);\n}}\n")

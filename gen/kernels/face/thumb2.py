@@ -1,4 +1,5 @@
-"""FACE for the Thumb-2 targets: set-up, fill, (r2) init's s planes and the looped encrypt2,
+"""FACE for the Thumb-2 targets: set-up, fill, (r2) init's s planes and the looped encrypt2
+(and for r2's caller-owned cache, the looped encrypt2c that XORs the run's C2 in, and face_c2),
 compiled from the IR of gen/kernels/face/aes_face.py through gen/kernels/thumb2_function.py
 (scheduler + allocator), with the thresholds the GCM glue uses to decide when a group fill or a
 run set-up pays (figures of the generator's cycle model)."""
@@ -17,12 +18,12 @@ def _same_op(a, b) -> bool:
     return (a.kind, a.shift, a.imm, a.mem, a.index) == (b.kind, b.shift, b.imm, b.mem, b.index)
 
 
-def face_encrypt2_segments(keybits: int, slicing: str, depth: str):
+def face_encrypt2_segments(keybits: int, slicing: str, depth: str, cached: bool = False):
     """(program, segments, rank) for FACE encrypt2: its rounds (d+1)..Nr and the final unpack are
     op for op the tail of the plain kernel's program, so they take the plain kernel's segments
     and stored evaluation orders (gen/kernels/aes/thumb2.py ``build``); the entry decoding
     before them is segment 0."""
-    prog = aes_face.face_encrypt2_ir(keybits, slicing, depth)
+    prog = aes_face.face_encrypt2_ir(keybits, slicing, depth, cached)
     plain = aes_thumb2.build(keybits, slicing)
     first = int(depth[1]) + 1                      # first round computed
     start = plain.segment.index(2 * first - 1)     # segment ids: sbox of round j = 2j - 1
@@ -68,6 +69,14 @@ def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: st
         prog, f"{prefix}_face_encrypt2", ENCRYPT2_PARAMS[depth], core, seed,
         segments=seg, rank=rank)
     fns = {"setup": setup, "fill": fill, "encrypt2": enc}
+    if depth == "r2":   # the cache's kernel: entries without C2, which it XORs in (aes_face)
+        prog, seg, rank = face_encrypt2_segments(keybits, slicing, depth, cached=True)
+        fns["encrypt2c"] = compile_function(prog, f"{prefix}_face_encrypt2c", ENCRYPT2C_PARAMS, core, seed,
+                                            segments=seg, rank=rank)
+        fns["c2"] = compile_function(
+            aes_face.face_c2_ir(keybits, slicing), f"{prefix}_face_c2",
+            [Param("c2", "uint32_t *", "c2"), Param("rk", "const uint32_t *", "rk"),
+             Param("ctr", "const uint8_t *", "ctr")], core, seed)
     if depth == "r2":   # init's s planes of one group: the S-box in the kernel's stored order
         sv_prog, marks = aes_face.sv_program(keybits, slicing)
         fns["sv"] = compile_function(
@@ -83,9 +92,13 @@ ENCRYPT2_PARAMS = {
         Param("out", "uint8_t *", "out"), Param("in", "const uint8_t *", "in"),
         Param("e", "const uint32_t *", "e"), Param("n", "size_t", None)]
     for d in aes_face.DEPTHS}
+#: the cached r2 kernel: `fs` points at the run's C2 planes (the setup's fs + 32)
+ENCRYPT2C_PARAMS = [Param("rk", "const uint32_t *", "rk"), Param("c2", "const uint32_t *", "c2"),
+                    Param("out", "uint8_t *", "out"), Param("in", "const uint8_t *", "in"),
+                    Param("e", "const uint32_t *", "e"), Param("n", "size_t", None)]
 
 
-def face_loop_text(enc, depth: str) -> tuple[str, int, int]:
+def face_loop_text(enc, depth: str, params=None) -> tuple[str, int, int]:
     """(C text, modelled cycles of one loop step, of a call with n = 1) of FACE encrypt2 as a
     loop over n >= 1 pairs: the straight-line body of ``enc`` (one pair, compile_function's
     output) runs n times between one prologue and one epilogue, so a pair does not pay the
@@ -94,7 +107,7 @@ def face_loop_text(enc, depth: str) -> tuple[str, int, int]:
     pair's entries) in the frame, reloads the argument registers the body expects at its start
     from their homes (rk's too), and counts n down. The loop count is public (it depends on
     lengths and counters only)."""
-    params = ENCRYPT2_PARAMS[depth]
+    params = ENCRYPT2_PARAMS[depth] if params is None else params
     insns = list(enc.insns)
     k, end, frame = split_frame(insns)
     pro_loads = insns[2 if frame else 1:k]
@@ -174,4 +187,13 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
     stats = {k: f.summary() for k, f in fns.items()}
     stats.update(plain_pair=plain_cycles, saving_per_pair=saving, min_group=min_group, min_run=min_run,
                  encrypt2_loop_step=step)
+    if "encrypt2c" in fns:                         # r2: the cached kernel (the glue's face_cache)
+        ctext, cstep, ccall = face_loop_text(fns["encrypt2c"], depth, ENCRYPT2C_PARAMS)
+        text += (f"\n/* FACE r2 with a caller-owned cache (PREFIX_face_cache): the same rounds 3..Nr, "
+                 f"but the entries hold D(v) only and\n * the kernel XORs the run's C2 planes in "
+                 f"(c2 = the setup's fs + 32), so one table serves every run whose counter blocks\n"
+                 f" * agree in bytes 0, 5, 10. Cycle model: {ccall} for one pair, {cstep} per pair "
+                 f"in its loop; face_c2 (C2 of two IVs' first runs at once) {fns['c2'].cycles}. */\n"
+                 + ctext + "\n" + fns["c2"].c_text())
+        stats.update(encrypt2c_call=ccall, encrypt2c_loop_step=cstep)
     return text, stats
