@@ -147,13 +147,28 @@ def cmd_bench(args) -> int:
 
 
 def cmd_explore(args) -> int:
-    from gen.explore import explore
+    from gen import explore, explore_alloc, explore_orders
     config, _ = resolve(args.config)
     command = f"slicegen explore {Path(args.config).name if args.config.endswith('.toml') else args.config} " \
               f"--budget {args.budget} --seed {args.seed}"
+    if args.space == "orders":
+        args.kind = args.kind or explore_orders.default_kind(config)
+        command += f" --space orders --kind={args.kind} --iters {args.iters} --cost {args.cost}"
+        command += f" --cpsat {args.cpsat:g}" if args.cpsat else ""
+        command += " --write-orders" if args.write_orders else ""
+    elif args.write_orders or args.kind or args.cpsat:
+        raise ConfigError("--kind, --cpsat and --write-orders belong to --space orders")
     log = Path(args.log) if args.log else None
     try:
-        explore(config, command, args.budget, args.seed, Path(args.output), args.jobs, log, args.resume)
+        if args.space == "alloc":
+            explore_alloc.explore(config, command + " --space alloc", args.budget, Path(args.output), args.jobs, log,
+                                  args.resume, args.scheduler)
+        elif args.space == "orders":
+            explore_orders.explore(config, command, args.kind, args.iters, args.cost, args.budget,
+                                   args.seed, Path(args.output), args.jobs, log, args.resume, args.scheduler, args.write_orders, args.cpsat)
+        else:
+            explore.explore(config, command, args.budget, args.seed, Path(args.output), args.jobs, log,
+                            args.resume, args.scheduler)
     except check_failures() as exc:
         print(f"slicegen: {config.name}: {exc}\nslicegen: {config.name}: nothing written", file=sys.stderr)
         return 1
@@ -189,6 +204,22 @@ def parser() -> argparse.ArgumentParser:
                    help="results log, one JSON line per candidate (default: OUTPUT/explore-NAME.jsonl)")
     s.add_argument("--resume", action="store_true", help="keep the candidates already in the log, score the rest")
     s.add_argument("-o", "--output", default="explored", help="output folder (default: explored)")
+    s.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="score candidates on this Dask cluster (dask.distributed) instead of --jobs processes")
+    s.add_argument("--space", choices=("seeds", "orders", "alloc"), default="seeds",
+                   help="seeds: tie-break seeds of the scheduler (every scheduled kernel); orders: annealing "
+                        "chains over one segment's evaluation order (the AES and Rijndael-256 kernels); alloc: "
+                        "the register allocator's eviction knobs (the AES kernel; --budget policies)")
+    s.add_argument("--kind", help="--space orders: the segment kind (default ark+sbox, Rijndael-256: its first linear kind)")
+    s.add_argument("--iters", type=int, default=200, help="--space orders: annealing steps per chain (default 200)")
+    s.add_argument("--cost", choices=("segment", "kernel"), default="segment",
+                   help="--space orders: a chain's cost, the segment's cycles alone or the whole kernel's")
+    s.add_argument("--cpsat", type=float, metavar="TIME",
+                   help="--space orders: also the order of least register pressure by OR-Tools CP-SAT, within this "
+                        "deterministic time (reproducible); --budget 0 for CP-SAT alone")
+    s.add_argument("--write-orders", action="store_true",
+                   help="--space orders: rewrite the kernel's orders file (gen/kernels/aes/thumb2_orders.py, "
+                        "gen/kernels/rijndael256/thumb2_orders.py) with the winner")
     s.set_defaults(func=cmd_explore)
     return p
 

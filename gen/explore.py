@@ -1,17 +1,24 @@
 """`slicegen explore`: search instruction schedules, keep the fastest valid one.
 
-The Thumb-2 AES kernel's list scheduler and register allocator break ties with a seed
-(`[schedule] seed`). Exploring scores the configuration's own seed (the baseline) and `budget`
-consecutive seeds from `--seed` with the project's timing table (the same one the cycle model
-uses), in a local process pool of `--jobs` workers, then builds the winner through the whole
-pipeline — compile, every NIST vector, differential cases, constant-time check — so the drop it
-writes is as valid as any other. The winner has the fewest modelled cycles; a tie goes to the
-baseline, then to the earlier seed, so explore never writes a drop slower than the one it
-started from.
+This module is the seed space (the default) and what every space shares: `run` scores a list of
+candidates where gen/explore_pool.py says (in this process, a local pool of `--jobs` processes,
+or a Dask cluster given by `--scheduler`) and keeps the JSON-lines results log. The other spaces
+are gen/explore_orders.py (segment evaluation orders: annealing chains, CP-SAT), and
+gen/explore_alloc.py (the allocator's eviction knobs); gen/explore_view.py draws the progress bar
+and the plot.
+
+Seeds: the list scheduler and register allocator break ties with a seed (`[schedule] seed`).
+Exploring scores the configuration's own seed (the baseline) and `budget` consecutive seeds from
+`--seed` with the project's timing table (the same one the cycle model uses), each scheduled
+kernel by its own figure (`objective`), then builds the winner through the whole pipeline —
+compile, every NIST vector, differential cases, constant-time check — so the drop it writes is as
+valid as any other. The winner has the fewest modelled cycles; a tie goes to the baseline, then
+to the earlier seed, so explore never writes a drop slower than the one it started from.
 
 Every candidate is one JSON line of the results log, in candidate order: the same seed and
-budget give the same lines whatever `--jobs` is, except the fields in `VOLATILE` (which process
-scored it, how long it took). `--resume` keeps the lines already there and scores only the rest.
+budget give the same lines whatever `--jobs` or `--scheduler` is, except the fields in `VOLATILE`
+(which process scored it, how long it took). `--resume` keeps the lines already there and scores
+only the rest.
 """
 from __future__ import annotations
 
@@ -24,7 +31,9 @@ from pathlib import Path
 
 from gen.config import Config
 from gen.errors import ConfigError
+from gen.explore_pool import check_scheduler, ordered
 from gen.kernels.aes import compact_thumb2 as aes_compact_thumb2, thumb2 as aes_thumb2
+from gen.kernels.aes.breakdown import breakdown, describe
 
 SCHEDULED_TARGETS = ("cortex-m4", "cortex-m3")
 
@@ -36,19 +45,48 @@ def schedule_cycles(config: Config, seed: int) -> int:
     return score(config, seed)["cycles"]
 
 
+def objective(config: Config) -> str:
+    """The figure a seed search minimizes: AES-GCM's encrypt2 call (what ecb_encrypt and the
+    counter mode run; [schedule] objective = size: one pair's segments of the looped kernel), with
+    FACE the FACE encrypt2 per pair (its bulk rate), the other ciphers' encrypt_blocks call. (GHASH is written by its own generator, not list-scheduled: no seed moves it.)"""
+    if config.mode != "gcm":
+        return "encrypt_blocks_call"
+    if config.face != "off":
+        return "face_encrypt2_per_pair"
+    return "aes_pair_segments" if config.objective == "size" else "aes_encrypt2_call"
+
+
+def worker_name() -> str:
+    """The Dask worker's address when run on one, else this process."""
+    if "distributed" in sys.modules:
+        try:
+            return sys.modules["distributed"].get_worker().address
+        except ValueError:        # not inside a Dask worker
+            pass
+    return f"pid {os.getpid()}"
+
+
 def score(config: Config, seed: int) -> dict:
-    """One candidate's log line: modelled cycles of one encrypt2 call (objective size: of one pair's
-    segments in the looped kernel, gen/kernels/aes/compact_thumb2.py), spill stores, instructions."""
+    """One candidate's log line: modelled cycles of the objective, spill stores, instructions
+    (AES-GCM without FACE: of one encrypt2 call, or with [schedule] objective = size of one pair's
+    segments in the looped kernel, gen/kernels/aes/compact_thumb2.py; the others: ``figures``,
+    every kernel figure)."""
     t0 = time.perf_counter()
-    if config.objective == "size" and config.face == "off":
-        k = aes_compact_thumb2.thumb2(config.prefix, 8 * config.spec.key_bytes, config.slicing, config.target, seed)
-        st = {"cycles": k.pair_segment_cycles, "spills": k.spills, "instructions": k.instructions}
+    keybits = 8 * config.spec.key_bytes if config.spec.family == "aes" else 0
+    if objective(config) == "aes_encrypt2_call":     # the kernel thumb2() prints, with its parts
+        c = aes_thumb2.compile_encrypt2(keybits, config.slicing, config.target, seed)
+        line = {"config": config.name, "candidate": seed, "cycles": c.cycles, "spills": c.spills,
+                "instructions": len(c.insns), "parts": breakdown(c.insns, config.target)}
+    elif objective(config) == "aes_pair_segments":
+        k = aes_compact_thumb2.thumb2(config.prefix, keybits, config.slicing, config.target, seed)
+        line = {"config": config.name, "candidate": seed, "cycles": k.pair_segment_cycles, "spills": k.spills,
+                "instructions": k.instructions}
     else:
-        code = aes_thumb2.thumb2(config.prefix, 8 * config.spec.key_bytes, config.slicing, config.target, seed)
-        st = code.stats["thumb2"]
-    return {"config": config.name, "candidate": seed, "cycles": st["cycles"], "spills": st["spills"],
-            "instructions": st["instructions"], "worker": f"pid {os.getpid()}",
-            "seconds": round(time.perf_counter() - t0, 3)}
+        from gen.targets import cortex_m
+        figures = cortex_m.kernels(dataclasses.replace(config, seed=seed)).kernel_cycles
+        line = {"config": config.name, "candidate": seed, "cycles": figures[objective(config)],
+                "spills": None, "instructions": None, "figures": figures}
+    return dict(line, worker=worker_name(), seconds=round(time.perf_counter() - t0, 3))
 
 
 def reproducible(line: dict) -> dict:
@@ -56,7 +94,7 @@ def reproducible(line: dict) -> dict:
     return {k: v for k, v in line.items() if k not in VOLATILE}
 
 
-def check(config: Config, budget: int, first_seed: int, jobs: int = 1) -> None:
+def check(config: Config, budget: int, first_seed: int, jobs: int = 1, scheduler=None) -> None:
     """Bad input raises ConfigError before anything is scored or written."""
     if config.target not in SCHEDULED_TARGETS:
         raise ConfigError(f"explore needs a scheduled target ({', '.join(SCHEDULED_TARGETS)}); "
@@ -67,6 +105,8 @@ def check(config: Config, budget: int, first_seed: int, jobs: int = 1) -> None:
         raise ConfigError("--seed must be in 0..2^32-1 (and seed + budget too)")
     if jobs < 1:
         raise ConfigError(f"--jobs {jobs}: give a number of processes >= 1")
+    if isinstance(scheduler, str):
+        check_scheduler(scheduler)
 
 
 def candidates(config: Config, budget: int, first_seed: int) -> list[int]:
@@ -74,62 +114,64 @@ def candidates(config: Config, budget: int, first_seed: int) -> list[int]:
     return [config.seed] + [s for s in range(first_seed, first_seed + budget) if s != config.seed]
 
 
-def read_log(path: Path) -> dict[int, dict]:
+def read_log(path: Path) -> dict:
     """The complete lines of a results log by candidate (a line cut short by an interrupt is dropped)."""
     done = {}
     if path.is_file():
         for text in path.read_text().splitlines():
             try:
                 line = json.loads(text)
-                done[int(line["candidate"])] = line
+                done[line["candidate"]] = line
             except (ValueError, KeyError, TypeError):
                 continue
     return done
 
 
 def search(config: Config, budget: int, first_seed: int, jobs: int = 1, log: Path | None = None,
-           resume: bool = False, say=lambda msg: None) -> list[dict]:
-    """Score every candidate (baseline first) -> their log lines in candidate order. With `log`,
-    the lines are (re)written there as they come; with `resume`, lines already in it are kept
-    and their candidates not scored again."""
-    check(config, budget, first_seed, jobs)
-    todo = candidates(config, budget, first_seed)
+           resume: bool = False, say=lambda done, total, line: None, scheduler=None) -> list[dict]:
+    """Score every seed candidate (baseline first) -> their log lines in candidate order (run)."""
+    check(config, budget, first_seed, jobs, scheduler)
+    return run(config, candidates(config, budget, first_seed), score, (), jobs, log, resume, say, scheduler)
+
+
+def run(config: Config, todo: list, fn, extra: tuple, jobs: int = 1, log: Path | None = None,
+        resume: bool = False, say=lambda done, total, line: None, scheduler=None, search_name=None) -> list[dict]:
+    """``fn(config, *extra, candidate)`` for every candidate of ``todo`` -> the log lines in ``todo``
+    order. With `log`, the lines are (re)written there as they come; with `resume`, lines already
+    in it are kept and their candidates not scored again (a log of another configuration, or of
+    another search (``search_name``), is refused). ``scheduler``: a Dask scheduler address (or
+    Client), in place of the local pool of ``jobs`` processes."""
     done = read_log(log) if (log is not None and resume) else {}
     for line in done.values():
         if line.get("config") != config.name:
             raise ConfigError(f"--resume: {log} is a log of {line.get('config')!r}, not {config.name!r}")
-    done = {seed: line for seed, line in done.items() if seed in todo}
-    missing = [seed for seed in todo if seed not in done]
+        if line.get("search") != search_name:
+            raise ConfigError(f"--resume: {log} is a log of the search {line.get('search') or 'seeds'!r}, "
+                              f"not {search_name or 'seeds'!r}")
+    done = {c: line for c, line in done.items() if c in todo}
+    missing = [c for c in todo if c not in done]
     out = None
     if log is not None:
         log.parent.mkdir(parents=True, exist_ok=True)
         out = log.open("w")
-        for seed in todo:
-            if seed in done:
-                out.write(json.dumps(done[seed]) + "\n")
+        for c in todo:
+            if c in done:
+                out.write(json.dumps(done[c]) + "\n")
         out.flush()
-    pool = None
     try:
-        if jobs == 1 or len(missing) < 2:
-            scored = (score(config, seed) for seed in missing)
-        else:
-            from concurrent.futures import ProcessPoolExecutor
-            pool = ProcessPoolExecutor(max_workers=min(jobs, len(missing)))
-            scored = pool.map(score, [config] * len(missing), missing)
-        for i, line in enumerate(scored):
-            done[line["candidate"]] = line
-            if out is not None:
-                out.write(json.dumps(line) + "\n")
-                out.flush()
-            say(f"  seed {line['candidate']}: {line['cycles']} cycles ({i + 1}/{len(missing)})")
+        with ordered(fn, [(config, *extra, c) for c in missing], jobs, scheduler) as scored:
+            for i, line in enumerate(scored):
+                done[line["candidate"]] = line
+                if out is not None:
+                    out.write(json.dumps(line) + "\n")
+                    out.flush()
+                say(i + 1, len(missing), line)
     finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
         if out is not None:
             out.close()
     if log is not None:   # candidate order, whatever was resumed: the file a fresh run writes
-        log.write_text("".join(json.dumps(done[seed]) + "\n" for seed in todo))
-    return [done[seed] for seed in todo]
+        log.write_text("".join(json.dumps(done[c]) + "\n" for c in todo))
+    return [done[c] for c in todo]
 
 
 def best(lines: list[dict], baseline: int) -> dict:
@@ -151,20 +193,29 @@ def table(lines: list[dict], winner: dict, baseline: int) -> str:
 
 
 def explore(config: Config, command: str, budget: int, first_seed: int, out_dir: Path,
-            jobs: int = 1, log: Path | None = None, resume: bool = False):
+            jobs: int = 1, log: Path | None = None, resume: bool = False, scheduler=None):
     from gen.build import build
-    from emu.validate import progress
-    check(config, budget, first_seed, jobs)
+    from gen.explore_view import Bar, svg
+    check(config, budget, first_seed, jobs, scheduler)
     log = log if log is not None else out_dir / f"explore-{config.name}.jsonl"
-    lines = search(config, budget, first_seed, jobs, log, resume, progress)
+    bar = Bar(f"{config.name}: seeds")
+    try:
+        lines = search(config, budget, first_seed, jobs, log, resume, bar, scheduler)
+    finally:
+        bar.close()
     winner = best(lines, config.seed)
     base = lines[0]["cycles"]
     assert winner["cycles"] <= base
     chosen = dataclasses.replace(config, seed=winner["candidate"])
     result = build(chosen, command, out_dir)
+    plot = log.with_suffix(".svg")
+    plot.write_text(svg([line["cycles"] for line in lines], f"{config.name}: {objective(config)}, best over seeds tried"))
     print(table(lines, winner, config.seed))
     print(f"{config.name}: {len(lines)} schedules (seed {config.seed} and {budget} from {first_seed}); best seed {winner['candidate']}: {winner['cycles']} cycles "
-          f"per encrypt2 ({winner['cycles'] / 32:.2f} c/B); the config's seed {config.seed}: {base} cycles")
-    print(f"wrote {result.path} (schedule seed {winner['candidate']}), log {log}; its config:", file=sys.stderr)
+          f"({objective(config)}); the config's seed {config.seed}: {base} cycles")
+    if "parts" in winner:
+        print(f"where the cycles go, the config's seed: {describe(lines[0]['parts'])}")
+        print(f"where the cycles go, the winner:       {describe(winner['parts'])}")
+    print(f"wrote {result.path} (schedule seed {winner['candidate']}), log {log}, plot {plot}; its config:", file=sys.stderr)
     print(chosen.toml(), end="", file=sys.stderr)
     return lines, result

@@ -19,7 +19,8 @@ Pipeline (nothing here is a cipher as text):
    of segment follows a fixed evaluation order from ``ORDERS`` (gen/kernels/aes/thumb2_orders.py,
    data found offline by ``search_order``: simulated annealing over topological orders, cost =
    ``order_cycles``, the modelled cycles of that segment alone after allocation and
-   post-scheduling, so spill code and its pipelining are both priced);
+   post-scheduling, so spill code and its pipelining are both priced, or the whole kernel's;
+   some by CP-SAT, least register pressure; `slicegen explore --space orders` reruns both);
    a kind without a stored order uses the greedy register-pressure list scheduler.
 3. Registers (gen/sched/regalloc.allocate): all 14 registers r0-r12, lr hold values; the
    three pointers rk (r0), out (r1) and in (r2) are pushed by the prologue, so evicting them
@@ -61,7 +62,7 @@ from gen.sched import listsched, regalloc, reload_pairs, strd_pairs
 CORES = ("cortex-m4", "cortex-m3")
 N_GATES = len(aes_sbox.GATES)
 
-try:    # evaluation orders found offline by search_orders() (python -m gen.kernels.aes.thumb2)
+try:    # evaluation orders, written by `slicegen explore --space orders --write-orders` (gen/explore_orders.py)
     from gen.kernels.aes.thumb2_orders import ORDERS
 except ImportError:       # pragma: no cover - before the first search
     ORDERS: dict = {}
@@ -256,6 +257,10 @@ def post(alloc, core: str, seed: int = 0) -> list:
 
 POST_METHODS = ("greedy", "gaps")
 
+#: keyword arguments of regalloc.allocate for the kernel (its eviction knobs, clean_bonus and
+#: pick); empty = regalloc's defaults. gen/explore_alloc.py searches them.
+ALLOC_POLICY: dict = {}
+
 
 def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
                      orders=None, xor: bool = False) -> Compiled:
@@ -265,7 +270,7 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
     bases, pushed = (BASES_XOR, PUSHED_XOR) if xor else (BASES, PUSHED)
     seg = build(keybits, slicing, orders, ark_in_sbox=True, xor=xor)
     order = listsched.schedule(seg.program, seed, "pressure", segments=seg.segment, rank=seg.rank)
-    alloc = regalloc.allocate(seg.program, order, bases, seed=seed)
+    alloc = regalloc.allocate(seg.program, order, bases, seed=seed, **ALLOC_POLICY)
     regalloc.check_allocation(seg.program, order, alloc, bases)
     body = post(alloc, core, seed)
     paired, n_strd = strd_pairs.pair(body, core)
@@ -341,8 +346,11 @@ def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: f
     """Simulated annealing over topological orders of one segment's ops (a move takes one op
     to another place between its last operand and its first consumer), minimizing
     ``order_cost``.  Deterministic for a given seed; about 1 ms per step, so it runs offline
-    (``python -m gen.kernels.aes.thumb2``) and its result is kept in aes_thumb2_orders.py.
-    ``prog``: another cipher's segment (8 words in, 8 out) in place of ``segment_program(kind)``."""
+    (``slicegen explore --space orders``, gen/explore_orders.py) and its result is kept in
+    gen/kernels/aes/thumb2_orders.py.
+    ``prog``: another cipher's segment (8 words in, 8 out) in place of ``segment_program(kind)``;
+    ``cost``: 'memops' (order_cost), 'cycles' (order_cycles) or a function (prog, order) -> cost
+    (gen/explore_orders.py passes the whole kernel's cycles)."""
     prog = segment_program(kind) if prog is None else prog
     m = len(prog.ops) - 16
     preds = listsched.dependences(prog)
@@ -355,7 +363,7 @@ def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: f
     if start is None:
         full = listsched.schedule(prog, 0, "pressure")
         start = [i - 8 for i in full if 8 <= i < 8 + m]
-    f = order_cost if cost == "memops" else order_cycles
+    f = cost if callable(cost) else order_cost if cost == "memops" else order_cycles
     cur = list(start)
     cost = f(prog, cur)
     best = (cost, list(cur))
@@ -379,32 +387,6 @@ def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: f
             if c < best[0]:
                 best = (c, list(new))
     return tuple(best[1])
-
-
-def all_kinds() -> list:
-    kinds = {"sbox", "ark+sbox"}
-    for bits in AF.ROUNDS:
-        for sl in AF.SLICINGS:
-            ks = segment_kinds(bits, sl)
-            kinds.update(ks)
-            kinds.update("-" + k for k in ks[:-1])
-    return sorted(kinds)
-
-
-def write_orders(found: dict) -> None:
-    """Write ``found`` (kind -> order) as gen/kernels/aes/thumb2_orders.py."""
-    with open(__file__.replace("thumb2.py", "thumb2_orders.py"), "w") as f:
-        f.write('"""Evaluation orders of the fixsliced AES segments (op positions inside each segment,\n'
-                'see gen/kernels/aes/thumb2.py build(); \'ark+sbox\' = AddRoundKey + S-box, \'-lin:..\' = a\n'
-                'linear segment without its AddRoundKey); DATA written by `python -m gen.kernels.aes.thumb2`\n'
-                '(simulated annealing, search_order, cost = order_cycles: spill code and its pipelining;\n'
-                '\'ark+sbox\' was then refined by the same annealing with a window as cost: three MixColumns\n'
-                'and two ark+sbox segments allocated together).\n'
-                'Any topological order is correct."""\n\n')
-        f.write("ORDERS = {\n")
-        for kind in sorted(found):
-            f.write(f"    {kind!r}: {tuple(found[kind])!r},\n")
-        f.write("}\n")
 
 
 # --------------------------------------------------------------------------- printing
@@ -466,25 +448,3 @@ def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) ->
                         "stack_bytes": c.stack_bytes, "core": core, "seed": seed}}
     return AesCode(code=ks_head + ks_fn + "\n" + asm, rk_words=8 * (nr + 1), nr=nr, keybits=keybits,
                    slicing=slicing, stats=stats)
-
-
-if __name__ == "__main__":      # offline: python -m gen.kernels.aes.thumb2 [iters] [kind...]
-    import sys
-    iters = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
-    kinds = sys.argv[2:] or all_kinds()
-    found = dict(ORDERS)
-    for kind in kinds:
-        prog = segment_program(kind)
-        old = found.get(kind)
-        if old is None and kind == "ark+sbox" and "sbox" in found:
-            old = tuple(range(ARK_OPS)) + tuple(ARK_OPS + g for g in found["sbox"])
-        if old is None and kind.startswith("-") and kind[1:] in found:
-            old = _filtered(found[kind[1:]], len(found[kind[1:]]))
-        if old is not None and len(old) != len(prog.ops) - 16:
-            old = None          # the segment changed (e.g. AF.SBOX_REMAT)
-        new = search_order(kind, iters, seed=1, start=old, cost="cycles")
-        if old is None or len(old) != len(new) or order_cycles(prog, new) < order_cycles(prog, old):
-            found[kind] = new
-        print(f"{kind}: {order_cycles(prog, found[kind])} cycles, "
-              f"{order_cost(prog, found[kind])} memory ops", file=sys.stderr)
-    write_orders(found)

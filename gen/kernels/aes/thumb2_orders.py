@@ -1,15 +1,33 @@
 """Evaluation orders of the fixsliced AES segments (op positions inside each segment,
 see gen/kernels/aes/thumb2.py build(); 'ark+sbox' = AddRoundKey + S-box, '-lin:..' = a
-linear segment without its AddRoundKey); DATA written by `python -m gen.kernels.aes.thumb2`
-(simulated annealing, search_order, cost = order_cycles: spill code and its pipelining;
-'ark+sbox' was then refined by the same annealing with a window as cost: three MixColumns
-and two ark+sbox segments allocated together).
-Any topological order is correct."""
+linear segment without its AddRoundKey; 'fill:ark+sbox' = the FACE fill's, its own since
+explore changed the kernel's: gen/kernels/face/thumb2.py). Any topological order is correct.
+
+Found by simulated annealing over topological orders (gen/kernels/aes/thumb2.search_order;
+cost: the modelled cycles of the segment alone, spill code and its pipelining, or of the
+whole kernel) and by CP-SAT (gen/explore_cpsat.py). Rewritten by `slicegen explore ...
+--write-orders` (gen/explore_orders.py); HISTORY lists those runs, in order, each with
+what it changed."""
+
+HISTORY = (
+    'slicegen explore aes128gcm-m4-ffs --budget 0 --seed 0 --space orders --kind=-lin:0:1 --iters 200 --cost segment --cpsat 20 --write-orders  # -lin:0:1: 2524 -> 2518 cycles per aes128gcm-m4-ffs call, candidate cpsat',
+    'slicegen explore aes128gcm-m4-ffs --budget 0 --seed 0 --space orders --kind=-lin:0:3 --iters 200 --cost segment --cpsat 20 --write-orders  # -lin:0:3: 2518 -> 2514 cycles per aes128gcm-m4-ffs call, candidate cpsat',
+    'slicegen explore aes128gcm-m4-ffs --budget 0 --seed 0 --space orders --kind=-lin:0:0 --iters 200 --cost segment --cpsat 20 --write-orders  # -lin:0:0: 2514 -> 2512 cycles per aes128gcm-m4-ffs call, candidate cpsat',
+    'slicegen explore aes128gcm-m4-ffs --budget 0 --seed 0 --space orders --kind=-lin:0:2 --iters 200 --cost segment --cpsat 20 --write-orders  # -lin:0:2: 2512 -> 2512 cycles per aes128gcm-m4-ffs call, candidate stored',
+    'slicegen explore aes128gcm-m4-ffs --budget 0 --seed 0 --space orders --kind=lin:0:- --iters 200 --cost segment --cpsat 20 --write-orders  # lin:0:-: 2512 -> 2512 cycles per aes128gcm-m4-ffs call, candidate stored',
+    'slicegen explore aes128gcm-m4-sfs --budget 0 --seed 0 --space orders --kind=-lin:2:0 --iters 200 --cost segment --cpsat 20 --write-orders  # -lin:2:0: 2598 -> 2590 cycles per aes128gcm-m4-sfs call, candidate cpsat',
+    'slicegen explore aes128gcm-m4-ffs --budget 1 --seed 12 --space orders --kind=ark+sbox --iters 300 --cost kernel --write-orders  # ark+sbox: 2512 -> 2506 cycles per aes128gcm-m4-ffs call, candidate 12',
+    'slicegen explore aes128gcm-m4-ffs --budget 2 --seed 40 --space orders --kind=ark+sbox --iters 40 --cost kernel --write-orders  # ark+sbox: 2506 -> 2503 cycles per aes128gcm-m4-ffs call, candidate 40',
+)
 
 ORDERS = {
-    '-lin:0:1': (4, 13, 19, 18, 20, 6, 30, 7, 3, 8, 5, 16, 15, 25, 17, 29, 65, 67, 12, 14, 0, 26, 1, 68, 2, 22, 21, 23, 66, 69, 45, 31, 72, 70, 73, 71, 37, 24, 28, 74, 39, 40, 41, 38, 10, 43, 9, 42, 11, 44, 27, 46, 34, 32, 56, 57, 55, 47, 35, 33, 54, 50, 51, 36, 49, 58, 48, 52, 59, 53, 62, 60, 63, 61, 64),
-    '-lin:0:3': (4, 13, 19, 18, 20, 6, 30, 7, 3, 8, 5, 16, 15, 25, 17, 29, 65, 67, 12, 14, 0, 26, 1, 68, 2, 22, 21, 23, 66, 69, 45, 31, 72, 70, 73, 71, 37, 24, 28, 74, 39, 40, 41, 38, 10, 43, 9, 42, 11, 44, 27, 46, 34, 32, 56, 57, 55, 47, 35, 33, 54, 50, 51, 36, 49, 58, 48, 52, 59, 53, 62, 60, 63, 61, 64),
-    'ark+sbox': (8, 0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 7, 16, 14, 15, 17, 23, 20, 27, 21, 18, 19, 29, 28, 32, 49, 31, 25, 34, 45, 50, 36, 51, 22, 33, 24, 47, 44, 46, 52, 56, 48, 37, 53, 57, 26, 38, 61, 39, 60, 42, 43, 30, 40, 41, 35, 55, 54, 59, 58, 67, 62, 63, 68, 69, 64, 70, 72, 71, 94, 73, 74, 93, 85, 65, 66, 81, 75, 76, 79, 102, 77, 92, 83, 78, 82, 91, 84, 90, 104, 107, 100, 89, 99, 110, 98, 109, 80, 101, 86, 96, 87, 114, 108, 113, 118, 119, 122, 117, 121, 97, 95, 88, 105, 103, 111, 106, 112, 116, 120, 125, 130, 126, 115, 127, 124, 128, 123, 129),
+    '-lin:0:0': (7, 8, 0, 9, 10, 11, 1, 12, 13, 2, 14, 15, 16, 3, 17, 18, 19, 4, 20, 21, 5, 22, 23, 6, 25, 26, 24),
+    '-lin:0:1': (6, 7, 8, 16, 15, 17, 22, 21, 12, 23, 31, 26, 50, 10, 9, 11, 51, 44, 43, 27, 48, 52, 29, 13, 14, 49, 53, 0, 56, 57, 28, 54, 62, 55, 58, 3, 59, 60, 63, 1, 2, 4, 5, 25, 45, 46, 61, 38, 37, 64, 34, 24, 39, 40, 18, 41, 19, 20, 30, 33, 72, 32, 67, 35, 70, 65, 68, 73, 71, 66, 42, 74, 69, 47, 36),
+    '-lin:0:2': (0, 21, 3, 1, 4, 2, 5, 22, 25, 18, 23, 7, 24, 6, 8, 19, 31, 32, 20, 33, 9, 30, 34, 35, 10, 11, 36, 26, 39, 37, 27, 38, 49, 40, 13, 42, 12, 14, 41, 43, 50, 15, 28, 16, 17, 29, 44, 47, 45, 46, 48),
+    '-lin:0:3': (6, 7, 8, 16, 15, 17, 22, 21, 12, 23, 31, 26, 50, 10, 9, 11, 51, 44, 43, 27, 48, 52, 29, 13, 14, 49, 53, 0, 56, 57, 28, 54, 62, 55, 58, 3, 59, 60, 63, 1, 2, 4, 5, 25, 45, 46, 61, 38, 37, 64, 34, 24, 39, 40, 18, 41, 19, 20, 30, 33, 72, 32, 67, 35, 70, 65, 68, 73, 71, 66, 42, 74, 69, 47, 36),
+    '-lin:2:0': (28, 29, 30, 31, 39, 24, 25, 26, 27, 20, 21, 22, 23, 12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 16, 17, 18, 19, 0, 1, 2, 3, 32, 40, 41, 42, 43, 33, 44, 45, 34, 46, 47, 48, 35, 49, 50, 51, 36, 52, 53, 37, 54, 55, 38, 57, 56, 58),
+    'ark+sbox': (0, 1, 4, 14, 8, 2, 6, 5, 9, 3, 16, 10, 7, 12, 11, 15, 17, 13, 23, 27, 20, 18, 29, 32, 49, 19, 28, 21, 31, 34, 25, 36, 45, 50, 33, 22, 24, 47, 44, 46, 52, 48, 37, 51, 38, 56, 53, 57, 60, 39, 42, 30, 61, 26, 40, 41, 43, 35, 55, 54, 58, 59, 67, 63, 68, 64, 69, 70, 62, 71, 72, 73, 94, 74, 85, 65, 66, 75, 93, 76, 81, 77, 79, 102, 83, 78, 92, 82, 84, 90, 91, 104, 100, 89, 107, 99, 110, 98, 109, 80, 101, 96, 87, 86, 108, 113, 117, 114, 118, 119, 122, 121, 97, 88, 103, 95, 105, 112, 116, 115, 120, 106, 126, 111, 125, 124, 129, 128, 127, 130, 123),
+    'fill:ark+sbox': (8, 0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 7, 16, 14, 15, 17, 23, 20, 27, 21, 18, 19, 29, 28, 32, 49, 31, 25, 34, 45, 50, 36, 51, 22, 33, 24, 47, 44, 46, 52, 56, 48, 37, 53, 57, 26, 38, 61, 39, 60, 42, 43, 30, 40, 41, 35, 55, 54, 59, 58, 67, 62, 63, 68, 69, 64, 70, 72, 71, 94, 73, 74, 93, 85, 65, 66, 81, 75, 76, 79, 102, 77, 92, 83, 78, 82, 91, 84, 90, 104, 107, 100, 89, 99, 110, 98, 109, 80, 101, 86, 96, 87, 114, 108, 113, 118, 119, 122, 117, 121, 97, 95, 88, 105, 103, 111, 106, 112, 116, 120, 125, 130, 126, 115, 127, 124, 128, 123, 129),
     'lin:0:-': (0, 1, 12, 13, 8, 4, 2, 9, 6, 10, 14, 15, 5, 7, 3, 11),
     'lin:0:0': (0, 1, 2, 13, 14, 3, 4, 5, 21, 22, 23, 6, 24, 25, 7, 8, 9, 10, 11, 12, 15, 16, 17, 18, 19, 20, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42),
     'lin:0:1': (4, 13, 19, 18, 20, 6, 30, 7, 3, 8, 5, 16, 15, 25, 17, 29, 65, 67, 12, 14, 0, 26, 1, 68, 2, 22, 21, 23, 66, 69, 45, 31, 72, 70, 73, 71, 37, 24, 28, 74, 39, 40, 41, 38, 10, 43, 9, 42, 11, 44, 27, 46, 34, 32, 56, 57, 55, 47, 35, 33, 54, 50, 51, 36, 49, 58, 48, 52, 59, 53, 62, 60, 63, 61, 64, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90),

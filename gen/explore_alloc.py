@@ -1,0 +1,94 @@
+"""`slicegen explore --space alloc`: the register allocator's eviction knobs for the Thumb-2 AES
+kernel (gen/sched/regalloc.allocate: ``clean_bonus``, how much further a clean value's next use
+counts when choosing whom to evict, and ``pick``, which free register a new value gets).
+
+A candidate is one policy of the grid ``POLICIES`` (the first is regalloc's default, the
+baseline, which wins ties); each is scored on the whole kernel by the cycle model and run in
+Unicorn against the IR (gen/explore_orders.runs_like_the_ir) before it can win, and the winner is
+built through the whole pipeline. The grid is small (an exhaustive search), so ``--budget`` caps
+how many of its policies are tried, in order.
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from gen import explore_orders as EO
+from gen.config import Config
+from gen.errors import ConfigError
+from gen.kernels.aes import thumb2 as aes_thumb2
+from gen.kernels.aes.breakdown import breakdown
+
+#: candidate number -> policy; 0 is regalloc's default (clean_bonus 2.0, pick 'lru')
+POLICIES = [{"clean_bonus": 2.0, "pick": "lru"}] + [
+    {"clean_bonus": b, "pick": p} for p in ("lru", "first") for b in (1.0, 1.25, 1.5, 1.75, 2.5, 3.0, 4.0, 8.0)
+] + [{"clean_bonus": 2.0, "pick": "first"}]
+SEARCH = "alloc"
+
+
+def check(config: Config) -> None:
+    if not (config.spec.family == "aes" and config.mode == "gcm" and config.target in aes_thumb2.CORES):
+        raise ConfigError(f"--space alloc searches the AES kernel's allocator; {config.name} is not an "
+                          f"AES-GCM Thumb-2 configuration (use --space seeds)")
+
+
+@contextmanager
+def using(policy: dict):
+    old = dict(aes_thumb2.ALLOC_POLICY)
+    aes_thumb2.ALLOC_POLICY.clear()
+    aes_thumb2.ALLOC_POLICY.update(policy)
+    try:
+        yield
+    finally:
+        aes_thumb2.ALLOC_POLICY.clear()
+        aes_thumb2.ALLOC_POLICY.update(old)
+
+
+def score(config: Config, candidate: int) -> dict:
+    from gen.explore import worker_name
+    t0 = time.perf_counter()
+    policy = POLICIES[candidate]
+    with using(policy):
+        c = EO.AES.compile(config, aes_thumb2.ORDERS)
+    return {"config": config.name, "search": SEARCH, "candidate": candidate, "policy": policy,
+            "cycles": c.cycles, "spills": c.spills, "reloads": c.reloads, "instructions": len(c.insns),
+            "parts": breakdown(c.insns, config.target), "valid": EO.runs_like_the_ir(config, c),
+            "worker": worker_name(), "seconds": round(time.perf_counter() - t0, 3)}
+
+
+def best(lines: list[dict]) -> dict:
+    """Fewest cycles among the policies that ran like the IR; a tie goes to the default (line 0)."""
+    return min((line for line in lines if line["valid"]), key=lambda line: (line["cycles"], line["candidate"]))
+
+
+def search(config: Config, budget: int, jobs: int = 1, log: Path | None = None, resume: bool = False,
+           say=lambda done, total, line: None, scheduler=None) -> list[dict]:
+    from gen import explore
+    check(config)
+    explore.check(config, budget, 0, jobs, scheduler)
+    todo = list(range(min(budget + 1, len(POLICIES))))
+    return explore.run(config, todo, score, (), jobs, log, resume, say, scheduler, SEARCH)
+
+
+def explore(config: Config, command: str, budget: int, out_dir: Path, jobs: int = 1, log: Path | None = None,
+            resume: bool = False, scheduler=None):
+    from gen.explore_view import Bar
+    check(config)
+    log = log if log is not None else out_dir / f"explore-{config.name}-alloc.jsonl"
+    bar = Bar(f"{config.name}: allocator policies")
+    try:
+        lines = search(config, budget, jobs, log, resume, bar, scheduler)
+    finally:
+        bar.close()
+    winner = best(lines)
+    rows = [(str(line["candidate"]), f"{line['policy']['clean_bonus']:g}", line["policy"]["pick"],
+             str(line["cycles"]), str(line["spills"]), "yes" if line["valid"] else "NO",
+             ", ".join((["best"] if line is winner else []) + (["baseline"] if line["candidate"] == 0 else [])))
+            for line in lines]
+    with using(winner["policy"]):
+        result = EO.finish(config, command, out_dir, log, lines, winner,
+                           [("candidate", "clean_bonus", "pick", "cycles", "spills", "valid", "")] + rows,
+                           f"{config.name}: {len(lines)} allocator policies; best {winner['policy']}: "
+                           f"{winner['cycles']} cycles per call; the default: {lines[0]['cycles']}")
+    return lines, result

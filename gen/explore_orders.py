@@ -1,0 +1,365 @@
+"""`slicegen explore --space orders`: segment evaluation orders of the Thumb-2 AES kernel by
+simulated annealing, as candidates that anyone can rerun.
+
+The AES kernel evaluates each kind of segment ('ark+sbox', '-lin:e:v', ...) in a stored order
+(gen/kernels/aes/thumb2_orders.py). One candidate is one annealing chain
+(gen/kernels/aes/thumb2.search_order) over one kind's topological orders, started from the stored
+order, seeded by the candidate number, run for ``iters`` steps; its cost (``--cost``) is either
+``segment`` (the modelled cycles of the segment alone, allocated and post-scheduled like the
+kernel: order_cycles) or ``kernel`` (the whole kernel's modelled cycles with that order: the
+widest window, ~0.4 s a step). The chain's best order is then scored on the whole kernel and run
+in Unicorn (on the configuration's core) against the IR on random inputs: an order that computes
+anything else cannot win. The stored order is the baseline and wins ties, so a search never makes
+the kernel slower. Same seed, budget, iters and cost => same candidates, same log, same file.
+"""
+from __future__ import annotations
+
+import random
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from gen import ir
+from gen.config import Config
+from gen.errors import ConfigError
+from gen.ir import Program
+from gen.kernels.aes import thumb2 as aes_thumb2
+from gen.kernels.aes.breakdown import breakdown, describe
+from gen.explore_cpsat import REGISTERS
+
+COSTS = ("segment", "kernel")
+BASELINE = "stored"
+CPSAT = "cpsat"           # the candidate whose order CP-SAT finds (gen/explore_cpsat.py)
+
+
+@dataclass(frozen=True)
+class Family:
+    """A kernel with stored segment orders: what the search needs to know of it."""
+    orders: Callable[[], dict]                # the generator's live kind -> order table
+    own: Callable[[], tuple]                  # the kinds its orders file holds
+    kinds: Callable[[Config], list]           # the kinds this configuration's kernel uses
+    segment_program: Callable[[str], Program]
+    compile: Callable[[Config, dict], object]  # orders -> .insns, .cycles, .spills
+    program: Callable[[Config], Program]      # the kernel's IR (what Unicorn must agree with)
+    path: Path                                # its orders file
+    what: str                                 # first lines of that file's docstring
+
+
+def _aes_kinds(config: Config) -> list:
+    ks = aes_thumb2.segment_kinds(8 * config.spec.key_bytes, config.slicing)
+    return sorted({"ark+sbox", ks[-1]} | {"-" + k for k in ks[:-1]})
+
+
+AES = Family(
+    orders=lambda: aes_thumb2.ORDERS, own=lambda: tuple(aes_thumb2.ORDERS), kinds=_aes_kinds,
+    segment_program=aes_thumb2.segment_program,
+    compile=lambda config, orders: aes_thumb2.compile_encrypt2(8 * config.spec.key_bytes, config.slicing,
+                                                               config.target, config.seed, orders=orders),
+    program=lambda config: aes_thumb2.build(8 * config.spec.key_bytes, config.slicing).program,
+    path=Path(aes_thumb2.__file__).with_name("thumb2_orders.py"),
+    what="Evaluation orders of the fixsliced AES segments (op positions inside each segment,\n"
+         "see gen/kernels/aes/thumb2.py build(); 'ark+sbox' = AddRoundKey + S-box, '-lin:..' = a\n"
+         "linear segment without its AddRoundKey; 'fill:ark+sbox' = the FACE fill's, its own since\n"
+         "explore changed the kernel's: gen/kernels/face/thumb2.py).")
+
+
+def _r256():
+    from gen.kernels.rijndael256 import thumb2 as r256
+    return r256
+
+
+def _r256_kinds(config: Config) -> list:
+    from gen.kernels.rijndael256 import encrypt as E
+    nr = config.spec.rounds
+    al = E.alignments(nr, config.shiftrows)
+    return sorted({_r256().lin_kind(al, j, nr) for j in range(1, nr + 1)} & set(_r256().OWN_ORDERS))
+
+
+def _r256_compile(config: Config, orders: dict):
+    from gen.kernels.block_thumb2 import ENC_PARAMS
+    return _r256().compile_encrypt(config.spec, f"{config.prefix}_encrypt_blocks", ENC_PARAMS, config.target,
+                                   config.seed, config.shiftrows, orders=orders)
+
+
+def _r256_program(config: Config) -> Program:
+    from gen.kernels.rijndael256 import encrypt as E
+    return E.encrypt_program(config.spec, config.shiftrows)
+
+
+RIJNDAEL256 = Family(
+    orders=lambda: _r256().ORDERS, own=lambda: tuple(_r256().OWN_ORDERS), kinds=_r256_kinds,
+    segment_program=lambda kind: _r256().segment_program(kind), compile=_r256_compile, program=_r256_program,
+    path=Path(aes_thumb2.__file__).parent.parent / "rijndael256" / "thumb2_orders.py",
+    what="Evaluation orders of the Rijndael-256 linear segments (op positions inside each\n"
+         "segment, see gen/kernels/rijndael256/thumb2.py build(); 'lin:<e>:<a>' = packed SR^e\n"
+         "then MixColumns variant M_a; its 'ark+sbox' is AES's).")
+
+
+def family(config: Config) -> Family:
+    if config.target in aes_thumb2.CORES and config.spec.family == "aes" and config.mode == "gcm":
+        return AES
+    if config.target in aes_thumb2.CORES and config.spec.family == "rijndael256":
+        return RIJNDAEL256
+    raise ConfigError(f"--space orders searches stored segment orders (the Thumb-2 AES and Rijndael-256 "
+                      f"kernels); {config.name} has none (use --space seeds)")
+
+
+def kinds(config: Config) -> list[str]:
+    return family(config).kinds(config)
+
+
+def default_kind(config: Config) -> str:
+    """The S-box segment where there is one in the orders (most of the spill code), else the first kind."""
+    ks = kinds(config)
+    return "ark+sbox" if "ark+sbox" in ks else ks[0]
+
+
+def check(config: Config, kind: str, iters: int, cost: str) -> None:
+    if kind not in kinds(config):
+        raise ConfigError(f"--kind {kind}: {config.name}'s kernel has segments {', '.join(kinds(config))}")
+    if cost not in COSTS:
+        raise ConfigError(f"--cost {cost}: one of {', '.join(COSTS)}")
+    if not 1 <= iters <= 10**6:
+        raise ConfigError("--iters must be between 1 and 1000000")
+
+
+def stored(kind: str, fam: Family = AES) -> tuple:
+    """The order the kernel uses today for ``kind`` (an AES '-lin' kind may be its lin order filtered)."""
+    orders = fam.orders()
+    if kind in orders:
+        return tuple(orders[kind])
+    full = orders[kind[1:]]
+    return tuple(aes_thumb2._filtered(full, len(full)))
+
+
+def compiled(config: Config, kind: str, order):
+    fam = family(config)
+    return fam.compile(config, dict(fam.orders(), **{kind: tuple(order)}))
+
+
+def runs_like_the_ir(config: Config, c, cases: int = 2, seed: int = 1) -> bool:
+    """The kernel (rk, out, in) assembled and run in Unicorn on the configuration's core, on random
+    blocks and round keys: the same out words as its IR program (gen.ir.run)."""
+    from emu import layout, toolchain
+    from emu.machine import Machine
+    prog = family(config).program(config)
+    n_in, n_rk, n_out = (prog.mems[m][0] for m in ("in", "rk", "out"))
+    with tempfile.TemporaryDirectory(prefix="slicegen-explore-") as tmp:
+        code = toolchain.assemble("\n".join(i.text() for i in c.insns), config.target, Path(tmp))
+    m = Machine(config.target, code + bytes(4))
+    rng = random.Random(seed)
+    for _ in range(cases):
+        words = [rng.getrandbits(32) for _ in range(n_in)]
+        rk = [rng.getrandbits(32) for _ in range(n_rk)]
+        m.reset_buffers()
+        src = m.alloc(4 * n_in, b"".join(w.to_bytes(4, "little") for w in words))
+        dst = m.alloc(4 * n_out)
+        rkp = m.alloc(4 * n_rk, b"".join(w.to_bytes(4, "little") for w in rk))
+        m.call(layout.FLASH_BASE, rkp, dst, src)
+        got = [int.from_bytes(m.read(dst + 4 * i, 4), "little") for i in range(n_out)]
+        if got != ir.run(prog, {"in": words, "rk": rk})["out"]:
+            return False
+    return True
+
+
+def chain(config: Config, kind: str, iters: int, cost: str, seed: int) -> tuple:
+    """One annealing chain from the stored order -> the best order it met."""
+    fam = family(config)
+    start, prog = stored(kind, fam), fam.segment_program(kind)
+    if cost == "segment":
+        return aes_thumb2.search_order(kind, iters, seed=seed, start=start, cost="cycles", prog=prog)
+    return aes_thumb2.search_order(kind, iters, seed=seed, start=start, prog=prog,
+                                   cost=lambda _, order: compiled(config, kind, order).cycles)
+
+
+def score(config: Config, kind: str, iters: int, cost: str, cpsat: float | None, candidate) -> dict:
+    """One candidate's log line: the chain's order (or the stored one, or CP-SAT's), its segment
+    and whole-kernel cycles, and whether the kernel with it runs like the IR in Unicorn (``valid``)."""
+    from gen.explore import worker_name
+    t0 = time.perf_counter()
+    fam = family(config)
+    extra = {}
+    if candidate == BASELINE:
+        order = stored(kind, fam)
+    elif candidate == CPSAT:
+        from gen.explore_cpsat import maxlive, maxlive_order
+        order, live, bound, status = maxlive_order(fam.segment_program(kind), cpsat)
+        extra = {"maxlive": live, "maxlive_bound": bound, "status": status,
+                 "stored_maxlive": maxlive(fam.segment_program(kind), stored(kind, fam))}
+    else:
+        order = chain(config, kind, iters, cost, candidate)
+    c = compiled(config, kind, order)
+    return {"config": config.name, "search": search_name(kind, iters, cost, cpsat), "candidate": candidate, **extra,
+            "cycles": c.cycles, "segment_cycles": aes_thumb2.order_cycles(fam.segment_program(kind), order,
+                                                                          config.target),
+            "spills": c.spills, "instructions": len(c.insns), "parts": breakdown(c.insns, config.target),
+            "valid": runs_like_the_ir(config, c),
+            "order": list(order), "worker": worker_name(), "seconds": round(time.perf_counter() - t0, 3)}
+
+
+def search_name(kind: str, iters: int, cost: str, cpsat: float | None = None) -> str:
+    return f"orders {kind} cost={cost} iters={iters}" + (f" cpsat={cpsat:g}" if cpsat else "")
+
+
+def best(lines: list[dict]) -> dict:
+    """Fewest whole-kernel cycles among the lines that ran like the IR; a tie goes to the stored order."""
+    valid = [line for line in lines if line["valid"]]
+    return min(enumerate(valid), key=lambda il: (il[1]["cycles"], il[1]["candidate"] != BASELINE, il[0]))[1]
+
+
+@contextmanager
+def using(fam: Family, kind: str, order):
+    """The kernel generator uses ``order`` for ``kind`` inside the block (the build of the winner)."""
+    orders = fam.orders()
+    old = orders.get(kind)
+    orders[kind] = tuple(order)
+    try:
+        yield
+    finally:
+        if old is None:
+            del orders[kind]
+        else:
+            orders[kind] = old
+
+
+def orders_text(fam: Family, found: dict, history: tuple) -> str:
+    """An orders file: its header and ``HISTORY`` name the commands that wrote it, in order (run
+    one after the other from the orders before the first, they give this file again)."""
+    head = (f'"""{fam.what} Any topological order is correct.\n\n'
+            'Found by simulated annealing over topological orders (gen/kernels/aes/thumb2.search_order;\n'
+            'cost: the modelled cycles of the segment alone, spill code and its pipelining, or of the\n'
+            'whole kernel) and by CP-SAT (gen/explore_cpsat.py). Rewritten by `slicegen explore ...\n'
+            '--write-orders` (gen/explore_orders.py); HISTORY lists those runs, in order, each with\n'
+            'what it changed."""\n\n')
+    return (head + "HISTORY = (\n" + "".join(f"    {h!r},\n" for h in history) + ")\n\n"
+            + "ORDERS = {\n" + "".join(f"    {k!r}: {tuple(found[k])!r},\n" for k in sorted(found)) + "}\n")
+
+
+def history(path: Path) -> tuple:
+    """The HISTORY of an orders file (empty for a file written before it had one)."""
+    space: dict = {}
+    if path.is_file():
+        exec(compile(path.read_text(), str(path), "exec"), space)
+    return tuple(space.get("HISTORY", ()))
+
+
+def write_orders(fam: Family, kind: str, order, command: str, what: str, path: Path | None = None) -> Path:
+    """The family's orders file (or ``path``) with ``order`` for ``kind``, its other kinds as stored,
+    ``command  # what`` added to its HISTORY."""
+    path = fam.path if path is None else path
+    orders = fam.orders()
+    found = {k: orders[k] for k in fam.own()}
+    found[kind] = tuple(order)
+    path.write_text(orders_text(fam, found, history(path) + (f"{command}  # {what}",)))
+    return path
+
+
+def effect(fam: Family, kind: str, order) -> list[tuple]:
+    """Every kernel that reads the family's orders file (one configuration per distinct kernel among
+    the presets) -> (name, cycles per call with the stored orders, with ``order`` for ``kind``)."""
+    from gen import presets
+    seen, out = set(), []
+    for config in presets.all_presets():
+        name = config.name
+        try:
+            if family(config) is not fam or kind not in kinds(config):
+                continue
+        except ConfigError:
+            continue
+        key = (config.cipher, config.options().get("slicing"), config.options().get("shiftrows"), config.target)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((name, fam.compile(config, fam.orders()).cycles, compiled(config, kind, order).cycles))
+    return out
+
+
+def candidates(budget: int, first_seed: int, cpsat: float | None = None) -> list:
+    """The stored order first (the baseline), CP-SAT's order if asked, then one annealing chain per seed."""
+    return [BASELINE] + ([CPSAT] if cpsat else []) + list(range(first_seed, first_seed + budget))
+
+
+def search(config: Config, kind: str, iters: int, cost: str, budget: int, first_seed: int, jobs: int = 1,
+           log: Path | None = None, resume: bool = False, say=lambda done, total, line: None,
+           scheduler=None, cpsat: float | None = None) -> list[dict]:
+    """``budget`` annealing chains (0 allowed when ``cpsat``, the CP-SAT deterministic time limit, is given)."""
+    from gen import explore
+    check(config, kind, iters, cost)
+    if cpsat is not None and not 0 < cpsat <= 3600:
+        raise ConfigError("--cpsat must be a deterministic time limit in (0, 3600]")
+    explore.check(config, max(budget, 1) if cpsat else budget, first_seed, jobs, scheduler)
+    return explore.run(config, candidates(budget, first_seed, cpsat), score, (kind, iters, cost, cpsat), jobs,
+                       log, resume, say, scheduler, search_name(kind, iters, cost, cpsat))
+
+
+def table(rows: list[tuple]) -> str:
+    """Right-aligned columns but the last (the marks)."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    last = len(widths) - 1
+    return "\n".join("  ".join(c.rjust(w) if i < last else c for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+                      for r in rows)
+
+
+def finish(config: Config, command: str, out_dir: Path, log: Path, lines: list[dict], winner: dict,
+           rows: list[tuple], summary: str):
+    """Build the winner through the whole pipeline (the caller has put its knob in place), write the
+    plot of best cycles over candidates, print the table, the summary, where the cycles go."""
+    from gen.build import build
+    from gen.explore_view import svg
+    assert lines[0]["valid"], "the baseline does not run like the IR"
+    result = build(config, command, out_dir)
+    plot = log.with_suffix(".svg")
+    plot.write_text(svg([line["cycles"] for line in lines], f"{config.name}: {lines[0].get('search')}, best cycles"))
+    print(table(rows))
+    print(summary)
+    print(f"where the cycles go, the baseline: {describe(lines[0]['parts'])}")
+    print(f"where the cycles go, the winner:   {describe(winner['parts'])}")
+    print(f"wrote {result.path}, log {log}, plot {plot}", file=sys.stderr)
+    return result
+
+
+def explore(config: Config, command: str, kind: str, iters: int, cost: str, budget: int, first_seed: int,
+            out_dir: Path, jobs: int = 1, log: Path | None = None, resume: bool = False, scheduler=None,
+            write: Path | bool | None = None, cpsat: float | None = None):
+    """Search, build the winner through the whole pipeline (with its order), write the drop;
+    with ``write``, also the orders file (``True``: the family's own; the winner's order for
+    ``kind``, the others as stored)."""
+    from gen.explore_view import Bar
+    check(config, kind, iters, cost)
+    log = log if log is not None else out_dir / f"explore-{config.name}-orders.jsonl"
+    bar = Bar(f"{config.name}: {kind} chains")
+    try:
+        lines = search(config, kind, iters, cost, budget, first_seed, jobs, log, resume, bar, scheduler, cpsat)
+    finally:
+        bar.close()
+    winner, base, fam = best(lines), lines[0], family(config)
+    rows = [("candidate", "cycles", "segment", "valid", "")] + [
+        (str(line["candidate"]), str(line["cycles"]), str(line["segment_cycles"]), "yes" if line["valid"] else "NO",
+         ", ".join((["best"] if line is winner else []) + (["baseline"] if line["candidate"] == BASELINE else [])))
+        for line in lines]
+    with using(fam, kind, winner["order"]):
+        result = finish(config, command, out_dir, log, lines, winner, rows,
+                        f"{config.name}: {budget} annealing chains of {iters} steps on {kind} (cost {cost}); best "
+                        f"{winner['candidate']}: {winner['cycles']} cycles per call; the stored order: {base['cycles']}")
+    for line in lines:
+        if line["candidate"] == CPSAT:
+            print(f"CP-SAT on {kind}: MAXLIVE {line['maxlive']} ({line['status']}, bound {line['maxlive_bound']}; "
+                  f"{REGISTERS} registers), the stored order's {line['stored_maxlive']}; segment "
+                  f"{line['segment_cycles']} cycles against {base['segment_cycles']}, kernel {line['cycles']} against "
+                  f"{base['cycles']}")
+    if write:           # the same command gives the same file, unless another kernel would be slower
+        slower = [(name, old, new) for name, old, new in effect(fam, kind, winner["order"]) if new > old]
+        for name, old, new in effect(fam, kind, winner["order"]):
+            print(f"  with it, {name}: {old} -> {new} cycles per call")
+        if slower:
+            print(f"orders file not written: {', '.join(n for n, _, _ in slower)} would be slower")
+            return lines, result
+        write = write_orders(fam, kind, winner["order"], command, f"{kind}: {base['cycles']} -> {winner['cycles']} "
+                             f"cycles per {config.name} call, candidate {winner['candidate']}",
+                             None if write is True else write)
+        print(f"wrote {write}")
+    return lines, result

@@ -1,0 +1,44 @@
+"""Where the modelled cycles of the Thumb-2 AES encrypt2 kernel go: every instruction's cost in
+gen/cores/timing.sequence_cycles (its isolated cost plus its pair adjustment with the instruction
+before it, so the parts add up to the kernel's cycles exactly), by what the instruction is for:
+ALU work, loads of the data and round keys, spill stores, reloads (of spilled values, of round-key
+words from rk, of the pointers), output stores, and the prologue/epilogue."""
+from __future__ import annotations
+
+from gen.cores import timing as T
+
+PARTS = ("alu", "loads", "spill_stores", "reloads", "stores", "frame")
+
+
+def part(insn, k: int, n: int) -> str:
+    if k == 0 or insn.mnem in ("push", "pop") or (k >= n - 2 and insn.mnem == "add"):
+        return "frame"
+    note = getattr(insn, "note", "") or ""
+    if note.startswith("spill"):
+        return "spill_stores"
+    if note.startswith("reload"):
+        return "reloads"
+    if insn.mnem.startswith("ldr"):
+        return "loads"
+    if insn.mnem.startswith("str"):
+        return "stores"
+    if insn.mnem == "add" and k == 1 and "sp" in str(insn.text()):
+        return "frame"
+    return "alu"
+
+
+def breakdown(insns, core: str) -> dict:
+    """Cycles by part (PARTS) of a whole function, prologue to return; they add up to
+    timing.sequence_cycles(insns)."""
+    out = dict.fromkeys(PARTS, 0)
+    prev = None
+    for k, insn in enumerate(insns):
+        i = insn.timing()
+        out[part(insn, k, len(insns))] += T.insn_cycles(i, core, taken=False, which="max") + T.pair_adjust(prev, i)
+        prev = i
+    out["total"] = sum(out[p] for p in PARTS)
+    return out
+
+
+def describe(parts: dict) -> str:
+    return ", ".join(f"{p.replace('_', ' ')} {parts[p]}" for p in PARTS) + f" = {parts['total']} cycles"

@@ -1,0 +1,157 @@
+"""slicegen explore --space orders: annealing chains over one segment's evaluation order, each
+checked in Unicorn; --write-orders gives the same file for the same command; the seed search
+covers the other scheduled kernels (SPEEDY, Rijndael-256, FACE) through their own figures."""
+import dataclasses
+import json
+
+import pytest
+
+from gen import explore, explore_orders as EO, presets
+from gen.cli import main
+from gen.errors import ConfigError
+from gen.kernels.aes import thumb2 as aes_thumb2
+from gen.isa import thumb2 as t2
+
+PRESET = "aes128gcm-m4-ffs"
+KIND = "lin:0:-"          # the last round's linear layer: 16 ops, quick chains
+
+
+def load(path):
+    space = {}
+    exec(path.read_text(), space)
+    return space
+
+
+def test_write_orders_is_the_same_file_for_the_same_command(tmp_path):
+    config = presets.preset(PRESET)
+    command = f"slicegen explore {PRESET} --budget 2 --seed 3 --space orders --kind {KIND} --iters 12"
+    files = []
+    for n in (1, 2):
+        lines = EO.search(config, KIND, 12, "segment", 2, 3, jobs=n)
+        assert [line["candidate"] for line in lines] == [EO.BASELINE, 3, 4]
+        assert all(line["valid"] for line in lines)
+        winner = EO.best(lines)
+        files.append(EO.write_orders(EO.AES, KIND, winner["order"], command, "test", tmp_path / f"orders{n}.py"))
+    assert files[0].read_bytes() == files[1].read_bytes()
+    assert load(files[0])["HISTORY"] == (f"{command}  # test",)
+    EO.write_orders(EO.AES, KIND, winner["order"], "second", "again", files[1])    # a later run adds its line
+    assert load(files[1])["HISTORY"] == (f"{command}  # test", "second  # again")
+    written = load(files[0])["ORDERS"]
+    assert written[KIND] == tuple(winner["order"])
+    assert {k: v for k, v in written.items() if k != KIND} == {k: v for k, v in aes_thumb2.ORDERS.items() if k != KIND}
+    # every order a chain returns is a permutation of the segment's ops, topological (it compiled and ran)
+    n_ops = len(aes_thumb2.segment_program(KIND).ops) - 16
+    assert all(sorted(line["order"]) == list(range(n_ops)) for line in lines)
+    assert lines[0]["order"] == list(EO.stored(KIND))
+
+
+def test_a_kernel_that_computes_something_else_is_caught_in_unicorn():
+    config = presets.preset(PRESET)
+    good = EO.compiled(config, KIND, EO.stored(KIND))
+    assert EO.runs_like_the_ir(config, good)
+    k = next(k for k, i in enumerate(good.insns) if i.mnem == "eor")
+    broken = dataclasses.replace(good, insns=list(good.insns))
+    i = broken.insns[k]
+    broken.insns[k] = t2.Insn("orr", dst=i.dst, srcs=i.srcs, shift=i.shift)
+    assert not EO.runs_like_the_ir(config, broken)
+    lines = [{"candidate": EO.BASELINE, "cycles": 10, "valid": True}, {"candidate": 1, "cycles": 5, "valid": False}]
+    assert EO.best(lines)["candidate"] == EO.BASELINE
+
+
+def test_orders_explore_builds_the_winner_and_writes_the_orders_file(tmp_path, capsys):
+    config = presets.preset(PRESET)
+    orders = tmp_path / "thumb2_orders.py"
+    lines, result = EO.explore(config, "slicegen explore test", KIND, 8, "kernel", 1, 0, tmp_path, write=orders)
+    manifest = json.loads((result.path / "manifest.json").read_text())
+    assert manifest["validation"]["nist_vectors"]["failed"] == 0
+    assert manifest["validation"]["constant_time_check"] == "verified"
+    winner = EO.best(lines)
+    assert manifest["metrics"]["kernel_cycles"]["aes_encrypt2_call"] == winner["cycles"] <= lines[0]["cycles"]
+    assert load(orders)["ORDERS"][KIND] == tuple(winner["order"])
+    assert "slicegen explore test" in orders.read_text()
+    assert aes_thumb2.ORDERS[KIND] == EO.stored(KIND)          # the build's order was not left behind
+    logged = [json.loads(t) for t in (tmp_path / f"explore-{PRESET}-orders.jsonl").read_text().splitlines()]
+    assert [explore.reproducible(line) for line in logged] == [explore.reproducible(line) for line in lines]
+    # a resumed log of another search is refused
+    with pytest.raises(ConfigError, match="another|not 'orders"):
+        EO.search(config, KIND, 9, "kernel", 1, 0, log=tmp_path / f"explore-{PRESET}-orders.jsonl", resume=True)
+
+
+def test_orders_refuses_kernels_without_stored_orders_and_unknown_kinds(tmp_path, capsys):
+    assert main(["explore", "speedy5ecb-m4", "--space", "orders", "-o", str(tmp_path)]) == 2
+    assert "has none (use --space seeds)" in capsys.readouterr().err
+    assert main(["explore", PRESET, "--space", "orders", "--kind", "lin:9:9", "-o", str(tmp_path)]) == 2
+    assert "--kind lin:9:9" in capsys.readouterr().err
+    assert main(["explore", PRESET, "--write-orders", "-o", str(tmp_path)]) == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_rijndael256_orders_are_searched_and_written_to_its_own_file(tmp_path):
+    from gen.kernels.rijndael256 import thumb2 as r256
+    from gen.targets import cortex_m
+    config = presets.preset("rijndael256ecb-m4")
+    kind = EO.default_kind(config)
+    assert EO.family(config) is EO.RIJNDAEL256 and kind in r256.OWN_ORDERS and "ark+sbox" not in EO.kinds(config)
+    lines = EO.search(config, kind, 4, "segment", 1, 0)
+    assert all(line["valid"] for line in lines)
+    assert lines[0]["cycles"] == cortex_m.kernels(config).kernel_cycles["encrypt_blocks_call"]
+    path = EO.write_orders(EO.RIJNDAEL256, kind, EO.best(lines)["order"], "cmd", "test", tmp_path / "o.py")
+    written = load(path)["ORDERS"]
+    assert set(written) == set(r256.OWN_ORDERS) and written[kind] == tuple(EO.best(lines)["order"])
+    assert load(EO.RIJNDAEL256.path)["ORDERS"] == r256.OWN_ORDERS
+
+
+@pytest.mark.parametrize("preset, figure", [("speedy5ecb-m4", "encrypt_blocks_call"),
+                                            ("aes128gcm-m4-ffs-face-r2", "face_encrypt2_per_pair")])
+def test_the_seed_search_scores_every_scheduled_kernel_by_its_own_figure(preset, figure):
+    from gen.targets import cortex_m
+    config = presets.preset(preset)
+    assert explore.objective(config) == figure
+    lines = explore.search(config, 1, 5)
+    assert [line["candidate"] for line in lines] == [config.seed, 5]
+    for line in lines:
+        want = cortex_m.kernels(dataclasses.replace(config, seed=line["candidate"])).kernel_cycles
+        assert line["cycles"] == want[figure] and line["figures"] == want
+
+
+def test_alloc_policies_start_from_the_allocator_default_and_run_on_the_m3():
+    import inspect
+    from gen import explore_alloc as EA
+    from gen.sched import regalloc
+    defaults = {k: p.default for k, p in inspect.signature(regalloc.allocate).parameters.items()
+                if k in ("clean_bonus", "pick")}
+    assert EA.POLICIES[0] == defaults and len({str(p) for p in EA.POLICIES}) == len(EA.POLICIES)
+    config = presets.preset("aes128gcm-m3-ffs")
+    lines = EA.search(config, 1)
+    assert [line["candidate"] for line in lines] == [0, 1] and all(line["valid"] for line in lines)
+    assert lines[0]["cycles"] == aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m3").cycles
+    assert lines[1]["policy"] != defaults and aes_thumb2.ALLOC_POLICY == {}
+    assert EA.best(lines)["cycles"] == min(line["cycles"] for line in lines)
+    with pytest.raises(ConfigError, match="--space alloc"):
+        EA.search(presets.preset("speedy5ecb-m4"), 1)
+
+
+def test_cpsat_finds_the_least_register_pressure_order_and_it_is_a_candidate():
+    from gen.explore_cpsat import maxlive, maxlive_order
+    prog = aes_thumb2.segment_program(KIND)
+    order, live, bound, status = maxlive_order(prog, 5)
+    assert status == "OPTIMAL" and live == bound == maxlive(prog, order)
+    assert live <= maxlive(prog, EO.stored(KIND))                 # never worse than the stored order
+    assert maxlive_order(prog, 5) == (order, live, bound, status)  # deterministic time: reproducible
+    # no topological order has fewer live values (random ones, by Kahn's algorithm with random picks)
+    import random
+    from gen.sched import listsched
+    preds = listsched.dependences(prog)
+    m, rng = len(prog.ops) - 16, random.Random(5)
+    for _ in range(30):
+        done, rand = set(), []
+        while len(rand) < m:
+            ready = [g for g in range(m) if g not in done and all(p - 8 in done for p in preds[8 + g] if 8 <= p < 8 + m)]
+            g = rng.choice(ready)
+            done.add(g)
+            rand.append(g)
+        assert maxlive(prog, rand) >= live
+    lines = EO.search(presets.preset(PRESET), KIND, 1, "segment", 0, 0, cpsat=5)
+    assert [line["candidate"] for line in lines] == [EO.BASELINE, EO.CPSAT]
+    assert lines[1]["order"] == list(order) and lines[1]["maxlive"] == live and lines[1]["valid"]
+    assert lines[1]["stored_maxlive"] == maxlive(prog, EO.stored(KIND))
