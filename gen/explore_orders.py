@@ -258,24 +258,61 @@ def write_orders(fam: Family, kind: str, order, command: str, what: str, path: P
     return path
 
 
-def effect(fam: Family, kind: str, order) -> list[tuple]:
-    """Every kernel that reads the family's orders file (one configuration per distinct kernel among
-    the presets) -> (name, cycles per call with the stored orders, with ``order`` for ``kind``)."""
+def effect(fam: Family, kind: str, order, configs=None) -> list[tuple]:
+    """Every kernel that reads the family's orders (one configuration per distinct kernel among the
+    presets, or among ``configs``) -> (name, cycles with the stored orders, with ``order`` for ``kind``).
+    Beside the family's own kernels this covers those that read AES's orders file too: the size
+    objective's looped kernel (its pair segments), the FACE functions (fill, encrypt2 and for r2 the
+    cached kernel and the s planes; the fill keeps 'fill:ark+sbox' when it has one) and, for
+    'ark+sbox', Rijndael-256's kernels (its S-box segment is AES's)."""
     from gen import presets
     seen, out = set(), []
-    for config in presets.all_presets():
-        name = config.name
+    for config in presets.all_presets() if configs is None else configs:
         try:
-            if family(config) is not fam or kind not in kinds(config):
-                continue
+            own = family(config) is fam and kind in kinds(config)
         except ConfigError:
+            own = False
+        if config.target not in aes_thumb2.CORES:
             continue
-        key = (config.cipher, config.options().get("slicing"), config.options().get("shiftrows"), config.target)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append((name, fam.compile(config, fam.orders()).cycles, compiled(config, kind, order).cycles))
+        sliced = config.slicing if config.spec.family == "aes" else config.shiftrows
+        readers = []            # functions: the live orders table -> {name suffix: cycles}
+        if own and (config.cipher, sliced, config.target) not in seen:
+            seen.add((config.cipher, sliced, config.target))
+            readers.append(lambda orders, config=config: {"": fam.compile(config, orders).cycles})
+        if fam is AES and (config.cipher, sliced, config.target, config.face, config.objective) not in seen:
+            seen.add((config.cipher, sliced, config.target, config.face, config.objective))
+            readers += _readers_of_aes_orders(config, kind)
+        for cycles in readers:      # each reads the live table, which `using` swaps
+            old = cycles(fam.orders())
+            with using(fam, kind, order):
+                new = cycles(fam.orders())
+            out += [(config.name + suffix, old[suffix], new[suffix]) for suffix in old]
     return out
+
+
+def _readers_of_aes_orders(config: Config, kind: str) -> list:
+    """Functions (the live AES orders table -> {name suffix: cycles}) for the kernels outside the AES
+    family's compile that read gen/kernels/aes/thumb2_orders.py; ``using`` swaps that table."""
+    bits = 8 * config.spec.key_bytes
+    if config.spec.family == "rijndael256" and kind == "ark+sbox":
+        r256 = _r256()
+        return [lambda orders: {" (AES's ark+sbox)": _r256_compile(
+            config, dict(r256.ORDERS, **{"ark+sbox": orders["ark+sbox"]})).cycles}]
+    if config.spec.family != "aes" or config.mode != "gcm":
+        return []
+    if config.objective == "size" and config.face == "off":
+        from gen.kernels.aes import compact_thumb2
+        return [lambda orders: {" looped pair segments": compact_thumb2.thumb2(
+            config.prefix, bits, config.slicing, config.target, config.seed).pair_segment_cycles}]
+    if config.face != "off":
+        from gen.kernels.face import thumb2 as face_thumb2
+
+        def face(orders):
+            fns = face_thumb2.face_functions(config.prefix, bits, config.slicing, config.face, config.target,
+                                             config.seed)
+            return {f" face_{w}": fns[w].cycles for w in ("fill", "encrypt2", "encrypt2c", "sv") if w in fns}
+        return [face]
+    return []
 
 
 def candidates(budget: int, first_seed: int, cpsat: float | None = None) -> list:
@@ -352,8 +389,9 @@ def explore(config: Config, command: str, kind: str, iters: int, cost: str, budg
                   f"{line['segment_cycles']} cycles against {base['segment_cycles']}, kernel {line['cycles']} against "
                   f"{base['cycles']}")
     if write:           # the same command gives the same file, unless another kernel would be slower
-        slower = [(name, old, new) for name, old, new in effect(fam, kind, winner["order"]) if new > old]
-        for name, old, new in effect(fam, kind, winner["order"]):
+        effects = effect(fam, kind, winner["order"])
+        slower = [(name, old, new) for name, old, new in effects if new > old]
+        for name, old, new in effects:
             print(f"  with it, {name}: {old} -> {new} cycles per call")
         if slower:
             print(f"orders file not written: {', '.join(n for n, _, _ in slower)} would be slower")

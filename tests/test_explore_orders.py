@@ -155,3 +155,24 @@ def test_cpsat_finds_the_least_register_pressure_order_and_it_is_a_candidate():
     assert [line["candidate"] for line in lines] == [EO.BASELINE, EO.CPSAT]
     assert lines[1]["order"] == list(order) and lines[1]["maxlive"] == live and lines[1]["valid"]
     assert lines[1]["stored_maxlive"] == maxlive(prog, EO.stored(KIND))
+
+
+def test_write_orders_guard_sees_every_kernel_that_reads_the_aes_orders():
+    """--write-orders refuses an order that makes any reader slower: besides the AES kernels, the
+    size objective's looped kernel, the FACE functions and Rijndael-256 (whose ark+sbox is AES's)."""
+    configs = [presets.preset(n) for n in ("aes128gcm-m4-ffs", "aes128gcm-m4-size", "aes128gcm-m4-ffs-face-r2",
+                                           "rijndael256ecb-m4")]
+    stored = EO.effect(EO.AES, "ark+sbox", aes_thumb2.ORDERS["ark+sbox"], configs=configs)
+    names = [name for name, _, _ in stored]
+    assert names == ["aes128gcm-m4-ffs", "aes128gcm-m4-size looped pair segments",
+                     "aes128gcm-m4-ffs-face-r2 face_fill", "aes128gcm-m4-ffs-face-r2 face_encrypt2",
+                     "aes128gcm-m4-ffs-face-r2 face_encrypt2c", "aes128gcm-m4-ffs-face-r2 face_sv",
+                     "rijndael256ecb-m4 (AES's ark+sbox)"]
+    assert all(old == new for _, old, new in stored)
+    # another valid ark+sbox order (the FACE fill's own): it moves the kernels that read 'ark+sbox'
+    # (the old --write-orders guard saw only the first), not the fill, which keeps 'fill:ark+sbox'
+    other = dict((name, (old, new)) for name, old, new in
+                 EO.effect(EO.AES, "ark+sbox", aes_thumb2.ORDERS["fill:ark+sbox"], configs=configs))
+    for name in ("aes128gcm-m4-ffs", "aes128gcm-m4-size looped pair segments", "rijndael256ecb-m4 (AES's ark+sbox)"):
+        assert other[name][0] != other[name][1], name
+    assert other["aes128gcm-m4-ffs-face-r2 face_fill"][0] == other["aes128gcm-m4-ffs-face-r2 face_fill"][1]
