@@ -151,15 +151,16 @@ def run(config: Config, todo: list, fn, extra: tuple, jobs: int = 1, log: Path |
     done = {c: line for c, line in done.items() if c in todo}
     missing = [c for c in todo if c not in done]
     out = None
-    if log is not None:
-        log.parent.mkdir(parents=True, exist_ok=True)
-        out = log.open("w")
-        for c in todo:
-            if c in done:
-                out.write(json.dumps(done[c]) + "\n")
-        out.flush()
     try:
+        # the pool (or the Dask client) first: a scheduler that does not answer leaves no log behind
         with ordered(fn, [(config, *extra, c) for c in missing], jobs, scheduler) as scored:
+            if log is not None:
+                log.parent.mkdir(parents=True, exist_ok=True)
+                out = log.open("w")
+                for c in todo:
+                    if c in done:
+                        out.write(json.dumps(done[c]) + "\n")
+                out.flush()
             for i, line in enumerate(scored):
                 done[line["candidate"]] = line
                 if out is not None:

@@ -45,5 +45,5 @@ def test_a_bad_scheduler_address_is_bad_input(tmp_path, capsys):
     assert main(["explore", PRESET, "--budget", "1", "--scheduler", "localhost", "-o", str(tmp_path)]) == 2
     assert "--scheduler localhost" in capsys.readouterr().err
     with pytest.raises(ConfigError, match="no Dask scheduler answers"):
-        search(presets.preset(PRESET), 1, 5, scheduler="tcp://127.0.0.1:9")
-    assert list(tmp_path.iterdir()) == []
+        search(presets.preset(PRESET), 1, 5, scheduler="tcp://127.0.0.1:9", log=tmp_path / "logs" / "x.jsonl")
+    assert list(tmp_path.iterdir()) == []       # nothing half-written: not even an empty log
