@@ -156,6 +156,50 @@ def test_interleaved_cached_and_uncached_calls_and_streams():
         assert rc == 0 and back == msg
 
 
+def test_a_cached_stream_stops_when_its_cache_is_rebuilt_or_wiped():
+    """A start_cached stream reads the caller's table at every update. A one-shot call that keeps
+    the table (consecutive IV, same bytes 0, 5, 10) lets it go on, and its output is right; one that
+    rebuilds the table (IV byte 10 changes), or a wipe, stops it: the next update returns ECACHE and
+    writes nothing, and the stream is unusable (finish fails) instead of reading another table."""
+    d = _drop()
+    key = bytes(range(7, 23))
+    d.init(key)
+    d.cache_init()
+    g = AESGCM(key)
+    m = d.m
+    stream, iv, inp, out, tag = m.alloc(8192), m.alloc(16), m.alloc(4096), m.alloc(4096), m.alloc(16)
+    msg = bytes((5 * i + 1) & 0xFF for i in range(600))
+    m.write(inp, msg)
+
+    def start(v: bytes) -> None:
+        m.write(iv, v)
+        assert d.call("start_cached", stream, d.ctx, d.cache, iv, 12, 0) == 0
+
+    ivs = consecutive_ivs(b"\x00\x11\x22\x33", 0x5FE, 3)     # 0x5fe, 0x5ff | 0x600: byte 10 changes
+    start(ivs[0])
+    assert d.call("update", stream, inp, 200, out) == 0
+    rc, _, _ = d.encrypt(ivs[1], b"", bytes(300))               # same bytes 0, 5, 10: no rebuild
+    assert rc == 0
+    assert d.call("update", stream, inp + 200, 400, out + 200) == 0
+    assert d.call("finish", stream, tag, 16) == 0
+    assert m.read(out, 600) + m.read(tag, 16) == g.encrypt(ivs[0], msg, b"")
+
+    for upset in ("rebuild", "wipe"):
+        start(ivs[0])
+        m.write(out, bytes(600))
+        assert d.call("update", stream, inp, 200, out) == 0
+        if upset == "rebuild":
+            assert d.encrypt(ivs[2], b"", bytes(300))[0] == 0   # IV byte 10 differs: the table is rebuilt
+        else:
+            d.cache_wipe()
+        m.write(out + 200, b"\xa5" * 400)
+        assert d.call("update", stream, inp + 200, 400, out + 200) == ECACHE, upset
+        assert m.read(out + 200, 400) == b"\xa5" * 400              # nothing written
+        assert d.call("update", stream, inp + 200, 16, out + 200) != 0
+        assert d.call("finish", stream, tag, 16) != 0
+        d.cache_init()
+
+
 def test_in_place_and_unaligned():
     d = _drop()
     key = bytes(range(100, 116))
@@ -219,7 +263,10 @@ def test_wipe_clears_the_cache():
     before = d.cache_bytes(size)
     assert sum(b != 0 for b in before[-4096:]) > 3000    # the table is there (8 groups)
     d.cache_wipe()
-    assert d.cache_bytes(size) == bytes(size)
+    after = d.cache_bytes(size)
+    gen = 4 * 7                                          # ctx, groups, ivb, next_iv[3], next_ok, then gen
+    assert after[:gen] + after[gen + 4:] == bytes(size - 4)   # everything but the public rebuild count
+    assert int.from_bytes(after[gen:gen + 4], "little") == int.from_bytes(before[gen:gen + 4], "little") + 1
 
 
 def test_bad_arguments():
