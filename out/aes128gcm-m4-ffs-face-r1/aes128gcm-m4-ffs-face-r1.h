@@ -15363,7 +15363,7 @@ int aes128gcm_m4_ffs_face_r1_decrypt(const aes128gcm_m4_ffs_face_r1_ctx *ctx, co
 }
 
 
-/* An empty cache; wipe: the same (the r2 table is key-dependent). */
+/* An empty cache; wipe: the same. */
 void aes128gcm_m4_ffs_face_r1_face_cache_init(aes128gcm_m4_ffs_face_r1_face_cache *cache)
 {
     if (cache != NULL) aes128gcm_m4_ffs_face_r1_zero_struct(cache, sizeof *cache);

@@ -52,15 +52,18 @@ typedef struct {
  * The *_cached calls reuse it when the IV's bytes 0, 5, 10 and the ctx are those it was built
  * for and rebuild it otherwise (public values only decide). A cache filled under one key and
  * then used with a ctx that init() gave another key is refused: AES128GCM_M4_FFS_FACE_R2_ECACHE, nothing
- * written; face_cache_wipe() (or _init) it and go on. One message at a time per cache (a stream
- * from start_cached must finish before the cache serves another). Key-dependent: wipe it when done. */
-#define AES128GCM_M4_FFS_FACE_R2_ECACHE   (-3)   /* *_cached: the cache's table belongs to another key of this ctx */
+ * written; face_cache_wipe() (or _init) it and go on. A stream from start_cached whose cache is
+ * rebuilt (a call with other IV bytes 0, 5, 10 or another ctx) or wiped before it finishes is
+ * stopped: its next update() returns AES128GCM_M4_FFS_FACE_R2_ECACHE, writes nothing and leaves the stream
+ * unusable (it would otherwise read another table). Key-dependent: wipe it when done. */
+#define AES128GCM_M4_FFS_FACE_R2_ECACHE   (-3)   /* *_cached: the cache's table belongs to another key of this ctx, or was rebuilt under a running cached stream */
 typedef struct {
     const aes128gcm_m4_ffs_face_r2_ctx *ctx;   /* the ctx it was built under (NULL: empty) */
     uint32_t groups;   /* 32-entry groups filled (bit g) */
     uint8_t ivb[4];   /* IV bytes 0, 5, 10 it was built for (public), [3] = 1 once built */
     uint8_t next_iv[12];   /* the IV after the last one (public): its C2 is ready in c2next */
     uint32_t next_ok;   /* c2next is valid */
+    uint32_t gen;   /* rebuilds and wipes so far (public): a cached stream started before the latest one stops */
     uint32_t fs[40];   /* the fill's run constants: column-0 words of IV bytes 0, 5, 10 (C2 part zero) */
     uint32_t kchk[16];   /* ctx->rk[0..15] when built (round keys 0, 1: the key): catches a ctx given another key */
     uint32_t c2next[8];   /* C2 of next_iv's first run (face_c2 makes two at once) */
@@ -80,6 +83,7 @@ typedef struct {
     uint32_t face_fs[40];
     uint32_t face_tab[1024];   /* 128 pair entries x 8 words, indexed by the public low counter byte / 2 */
     aes128gcm_m4_ffs_face_r2_face_cache *face_cache;   /* start_cached (face_on == 2): the caller's table, used instead of face_tab */
+    uint32_t face_gen;   /* start_cached: the cache's gen when it started (update refuses another) */
 } aes128gcm_m4_ffs_face_r2_stream;
 
 int  aes128gcm_m4_ffs_face_r2_init(aes128gcm_m4_ffs_face_r2_ctx *ctx, const uint8_t *key, size_t keylen);
@@ -19603,6 +19607,7 @@ static int aes128gcm_m4_ffs_face_r2_face_cache_take(aes128gcm_m4_ffs_face_r2_str
         aes128gcm_m4_ffs_face_r2_zero32(c->fs + 32, 8);               /* C2 = 0: the fill writes D(v) */
         aes128gcm_m4_ffs_face_r2_copy_words((uint8_t *)c->kchk, (const uint8_t *)ctx->rk, 16);   /* no loop a compiler makes a memcpy */
         c->ctx = ctx;
+        c->gen++;                     /* a cached stream started on the old table stops */
         c->groups = 0u;
         c->next_ok = 0u;
         c->ivb[0] = iv[0]; c->ivb[1] = iv[5]; c->ivb[2] = iv[10]; c->ivb[3] = 1u;
@@ -19767,6 +19772,10 @@ static int aes128gcm_m4_ffs_face_r2_update_cached(aes128gcm_m4_ffs_face_r2_strea
 {
     const uint8_t *cipher = s != NULL && s->decrypt ? in : out;   /* what GHASH reads */
     size_t total = len;
+    if (s->state != 0 && s->face_gen != s->face_cache->gen) {   /* rebuilt or wiped since start_cached */
+        aes128gcm_m4_ffs_face_r2_face_wipe(s);   /* state 0: unusable */
+        return AES128GCM_M4_FFS_FACE_R2_ECACHE;
+    }
     if (s == NULL || s->state == 0 || s->state == 3 || ((in == NULL || out == NULL) && len)) return AES128GCM_M4_FFS_FACE_R2_EARG;
     if ((uint64_t)len > AES128GCM_M4_FFS_FACE_R2_MAXLEN - s->len) return AES128GCM_M4_FFS_FACE_R2_EARG;
     if (s->state == 1) { aes128gcm_m4_ffs_face_r2_ghash_pad(s); s->state = 2; }
@@ -19929,7 +19938,8 @@ int aes128gcm_m4_ffs_face_r2_decrypt(const aes128gcm_m4_ffs_face_r2_ctx *ctx, co
 }
 
 
-/* An empty cache; wipe: the same (the r2 table is key-dependent). */
+/* An empty cache (init: for new memory); wipe: the same, the table being key-dependent, but it
+ * keeps counting in gen, so a cached stream still running on the wiped table stops (update). */
 void aes128gcm_m4_ffs_face_r2_face_cache_init(aes128gcm_m4_ffs_face_r2_face_cache *cache)
 {
     if (cache != NULL) aes128gcm_m4_ffs_face_r2_zero_struct(cache, sizeof *cache);
@@ -19937,7 +19947,11 @@ void aes128gcm_m4_ffs_face_r2_face_cache_init(aes128gcm_m4_ffs_face_r2_face_cach
 
 void aes128gcm_m4_ffs_face_r2_face_cache_wipe(aes128gcm_m4_ffs_face_r2_face_cache *cache)
 {
-    aes128gcm_m4_ffs_face_r2_face_cache_init(cache);
+    uint32_t gen;
+    if (cache == NULL) return;
+    gen = cache->gen + 1u;
+    aes128gcm_m4_ffs_face_r2_zero_struct(cache, sizeof *cache);
+    cache->gen = gen;
 }
 
 /* A stream that takes FACE's table from the caller's cache (aes128gcm_m4_ffs_face_r2_face_cache); the rest of the
@@ -19961,6 +19975,7 @@ int aes128gcm_m4_ffs_face_r2_start_cached(aes128gcm_m4_ffs_face_r2_stream *s, co
         return rc;
     }
     s->face_cache = cache;
+    s->face_gen = cache->gen;
     s->ctr = 1u;
     aes128gcm_m4_ffs_face_r2_face_next_cached(s, 32u, s->ks, aes128gcm_m4_ffs_face_r2_face_zeros);   /* E(J0) and the first keystream block */
     aes128gcm_m4_ffs_face_r2_copy_words(s->ek0, s->ks, 4);

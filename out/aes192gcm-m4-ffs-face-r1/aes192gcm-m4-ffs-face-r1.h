@@ -16518,7 +16518,7 @@ int aes192gcm_m4_ffs_face_r1_decrypt(const aes192gcm_m4_ffs_face_r1_ctx *ctx, co
 }
 
 
-/* An empty cache; wipe: the same (the r2 table is key-dependent). */
+/* An empty cache; wipe: the same. */
 void aes192gcm_m4_ffs_face_r1_face_cache_init(aes192gcm_m4_ffs_face_r1_face_cache *cache)
 {
     if (cache != NULL) aes192gcm_m4_ffs_face_r1_zero_struct(cache, sizeof *cache);
