@@ -5213,8 +5213,10 @@ static void aes192gcm_armv8a_encrypt96(const aes192gcm_armv8a_ctx *ctx, const ui
             aes192gcm_armv8a_ghash_blocks(ctx->hk, y, blk, 1);
         }
     }
-    lb[0] = aes192gcm_armv8a_bswap64((uint64_t)aadlen * 8u);    /* the length block, big-endian (the drop */
-    lb[1] = aes192gcm_armv8a_bswap64((uint64_t)len * 8u);       /* is little-endian only: its #error) */
+    /* the length block, big-endian (the drop is little-endian only: its #error); not len_block,
+     * whose byte-wise put32 stores llvm-mca costs 72 cycles more on a 16-byte message (A72) */
+    lb[0] = aes192gcm_armv8a_bswap64((uint64_t)aadlen * 8u);
+    lb[1] = aes192gcm_armv8a_bswap64((uint64_t)len * 8u);
     aes192gcm_armv8a_ghash_blocks(ctx->hk, y, (const uint8_t *)lb, 1);
     aes192gcm_armv8a_xor_words(full, y, sec, 4);
     aes192gcm_armv8a_zero(sec, sizeof sec);
