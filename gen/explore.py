@@ -175,9 +175,11 @@ def run(config: Config, todo: list, fn, extra: tuple, jobs: int = 1, log: Path |
     return [done[c] for c in todo]
 
 
-def best(lines: list[dict], baseline: int) -> dict:
-    """Fewest cycles; a tie goes to the baseline, then to the earlier line."""
-    return min(enumerate(lines), key=lambda il: (il[1]["cycles"], il[1]["candidate"] != baseline, il[0]))[1]
+def best(lines: list[dict], baseline) -> dict:
+    """Fewest cycles among the lines that ran like the IR (``valid``, where a search checks it); a tie
+    goes to the baseline, then to the earlier line. Every search space picks its winner here."""
+    valid = [line for line in lines if line.get("valid", True)]
+    return min(enumerate(valid), key=lambda il: (il[1]["cycles"], il[1]["candidate"] != baseline, il[0]))[1]
 
 
 def table(lines: list[dict], winner: dict, baseline: int) -> str:

@@ -58,8 +58,9 @@ def score(config: Config, candidate: int) -> dict:
 
 
 def best(lines: list[dict]) -> dict:
-    """Fewest cycles among the policies that ran like the IR; a tie goes to the default (line 0)."""
-    return min((line for line in lines if line["valid"]), key=lambda line: (line["cycles"], line["candidate"]))
+    """Fewest cycles among the policies that ran like the IR; a tie goes to the default (policy 0)."""
+    from gen import explore
+    return explore.best(lines, 0)
 
 
 def search(config: Config, budget: int, jobs: int = 1, log: Path | None = None, resume: bool = False,

@@ -207,8 +207,8 @@ def search_name(kind: str, iters: int, cost: str, cpsat: float | None = None) ->
 
 def best(lines: list[dict]) -> dict:
     """Fewest whole-kernel cycles among the lines that ran like the IR; a tie goes to the stored order."""
-    valid = [line for line in lines if line["valid"]]
-    return min(enumerate(valid), key=lambda il: (il[1]["cycles"], il[1]["candidate"] != BASELINE, il[0]))[1]
+    from gen import explore
+    return explore.best(lines, BASELINE)
 
 
 @contextmanager
