@@ -410,3 +410,77 @@ def test_report_table_of_the_cached_figures():
     assert "FACE across messages" in report.perf_table([off, face])
     del face["metrics"]["face_cache"]
     assert report.face_cache_table([off, face]) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# the lean one-shot path (96-bit IV, len <= FACE_LEAN_MAX: no stream)
+# ---------------------------------------------------------------------------------------------
+
+LEAN_LENGTHS = (0, 1, 15, 16, 17, 31, 32, 33, 48, 64, 65, 4048, 4049, 4064, 4065, 4096, 4111, 8144)
+
+
+@pytest.mark.parametrize("keybits,target", [(128, "cortex-m4"), (256, "cortex-m4"), (128, "cortex-m3")])
+def test_lean_path_lengths_and_odd_aad_against_pyca(keybits, target):
+    """Every length class of the lean path (first block only, pairs, a partial last pair, the pair
+    (255, 256) that carries into counter byte 14 as a whole or a partial pair, run 1, the longest
+    lean message), AAD of odd lengths, in place or not, against pyca; decrypt back; a bad tag gives
+    -1 and zeros only, whatever out held."""
+    d = _drop(keybits, "r2", target)
+    rng = random.Random(100 + keybits)
+    key = rng.randbytes(keybits // 8)
+    assert d.init(key) == 0
+    d.cache_init()
+    g = AESGCM(key)
+    lengths = LEAN_LENGTHS if target == "cortex-m4" and keybits == 128 else LEAN_LENGTHS[::2]
+    ivs = consecutive_ivs(b"\x31\x41\x59\x26", 0x53A, len(lengths))
+    for j, (iv, n) in enumerate(zip(ivs, lengths)):
+        msg, aad = rng.randbytes(n), rng.randbytes((1, 13, 17, 31, 0)[j % 5])
+        rc, ct, tag = d.encrypt(iv, aad, msg, inplace=j % 3 == 1, skew=j % 4)
+        assert rc == 0 and ct + tag == g.encrypt(iv, msg, aad), (n, len(aad))
+        rc, back = d.decrypt(iv, aad, ct, tag)
+        assert rc == 0 and back == msg, n
+        d.m.write(d.out, b"\x5c" * n)
+        bad = bytes(t ^ (k == j % 16) for k, t in enumerate(tag))
+        rc, back = d.decrypt(iv, aad, ct, bad)
+        assert rc == -1 and back == bytes(n), n
+        assert _cache_ivb(d) == bytes((iv[0], iv[5], iv[10], 1))
+
+
+def test_lean_path_tags_shorter_than_16():
+    d = _drop()
+    key = bytes(range(50, 66))
+    d.init(key)
+    d.cache_init()
+    g = AESGCM(key)
+    for iv, taglen in zip(consecutive_ivs(b"tags", 3, 7), (4, 8, 12, 13, 14, 15, 16)):
+        msg = bytes(range(70))
+        rc, ct, tag = d.encrypt(iv, b"a", msg, taglen=taglen)
+        assert rc == 0 and ct + tag == g.encrypt(iv, msg, b"a")[:70 + taglen]
+        rc, back = d.decrypt(iv, b"a", ct, tag)
+        assert rc == 0 and back == msg
+
+
+def test_lean_path_refuses_a_rekeyed_ctx_mutation():
+    """The lean path checks the cache's key as start_cached does: a ctx given another key by init
+    is refused (ECACHE, nothing written). Mutation: the same drop with the check's verdict ignored
+    returns 0 and a wrong ciphertext, which this test's assertion would catch."""
+    hp, prefix = _header(128, "r2", "cortex-m4")
+    text = hp.read_text()
+    needle = f"        if (diff) return {prefix.upper()}_ECACHE;\n"
+    assert text.count(needle) == 1, needle
+    mutant = hp.parent / "nokeycheck.h"
+    mutant.write_text(text.replace(needle, "        (void)diff;\n"))
+    results = []
+    for header in (hp, mutant):
+        d = CachedDrop(header, prefix, "cortex-m4", Path(tempfile.mkdtemp(prefix="facecache-fw-")))
+        k1, k2 = b"\x01" * 16, b"\x02" * 16
+        d.init(k1)
+        d.cache_init()
+        iv0, iv1 = consecutive_ivs(b"keys", 90, 2)
+        assert d.encrypt(iv0, b"", bytes(64))[0] == 0
+        d.init(k2)                                      # the same ctx, another key
+        d.m.write(d.out, b"\xaa" * 64)
+        rc, ct, tag = d.encrypt(iv1, b"", bytes(64))
+        results.append((rc, ct == b"\xaa" * 64, ct + tag == AESGCM(k2).encrypt(iv1, bytes(64), b"")))
+    assert results[0] == (ECACHE, True, False)
+    assert results[1][0] == 0 and results[1][2] is False    # the mutant: accepted, and wrong
