@@ -125,12 +125,13 @@ def cache_bytes(depth: str) -> int:
 def face_cache_bytes(depth: str) -> int:
     """sizeof(PREFIX_face_cache), the caller-owned table of the *_cached calls (templates/
     gcm_api.h.j2): r2 the ctx pointer, groups, ivb[4], next_iv[12], next_ok, gen, the fill's run
-    constants, the key check, the next IV's C2 and the D(v) table; r1 one unused word (its table is the key's, in the ctx)."""
+    constants, the key check, the next IV's C2, run 1's C2 difference d1 with its d1iv[4], and the
+    D(v) table; r1 one unused word (its table is the key's, in the ctx)."""
     check_depth(depth)
     if depth == "r1":
         return 4
     words = layout(depth)
-    return 4 * (3 + 3 + 2 + words["fs"] + 16 + 8 + words["table"])
+    return 4 * (3 + 3 + 2 + words["fs"] + 16 + 8 + 1 + 8 + words["table"])
 
 
 GROUP = 32                                  # table entries filled by one face_fill call
