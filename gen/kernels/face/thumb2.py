@@ -213,7 +213,7 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
                  f"but the entries hold D(v) only and\n * the kernel XORs the run's C2 planes in "
                  f"(c2 = the setup's fs + 32), so one table serves every run whose counter blocks\n"
                  f" * agree in bytes 0, 5, 10. Cycle model: {ccall} for one pair, {cstep} per pair "
-                 f"in its loop; face_c2 (C2 of two IVs' first runs at once) {fns['c2'].cycles}. */\n"
+                 f"in its loop; face_c2 (C2 of two counter blocks at once) {fns['c2'].cycles}. */\n"
                  + ctext + "\n" + fns["c2"].c_text())
         stats.update(encrypt2c_call=ccall, encrypt2c_loop_step=cstep)
     return text, stats
