@@ -524,3 +524,24 @@ def test_ir_c2_by_iv_byte_11_through_turned_columns(keybits, slicing):
         kcs.add(tuple(x ^ y for x, y in zip(c2, part)))
         assert part != [0] * 8
     assert len(kcs) == 1
+
+
+def test_a_byte_10_rebuild_keeps_the_c2_table():
+    """C2 has no part of IV bytes 0, 5, 10: a rebuild for a new byte 10 under the same ctx refills
+    D only and keeps etab, kc and d1 (about 8 fills cheaper than the first message of an empty
+    cache), and its output is right; another ctx (another key) makes them again
+    (test_second_ctx_rebuilds_and_reinit_with_another_key_is_refused checks that output)."""
+    d = _drop()
+    key = bytes(range(3, 19))
+    d.init(key)
+    d.cache_init()
+    counter = d.count_cycles()
+    cycles = []
+    for iv in consecutive_ivs(b"\x5a\x17\x00\x42", 0x10FE, 4):     # the third changes IV byte 10
+        counter.reset()
+        rc, ct, tag = d.encrypt(iv, b"", bytes(64))
+        assert rc == 0 and ct + tag == AESGCM(key).encrypt(iv, bytes(64), b"")
+        cycles.append(counter.cycles)
+    first, hit, byte10, hit2 = cycles
+    assert hit == hit2 and first > hit + 8 * 2000 + 2400      # D's group 0 and etab's 8 groups
+    assert hit + 2400 < byte10 < hit + 2 * 2400                # D's group 0 again, etab kept
