@@ -15,7 +15,7 @@ from emu.cycles import CycleCounter
 from emu import layout
 from emu.machine import Machine
 
-CACHE_SYMBOL_BYTES = 8192      # room for any PREFIX_face_cache (r2: 4,308 bytes)
+CACHE_SYMBOL_BYTES = 16384     # room for any PREFIX_face_cache (r2: 8,676 bytes)
 STREAM_BYTES = 8192            # room for any PREFIX_stream (r2: about 4.5 KiB)
 MAXMSG = 8192 + 64
 
@@ -146,12 +146,12 @@ def bench_cached(drop: CachedDrop, keybits: int, sizes=SIZES, progress=None) -> 
     consecutive IVs (one table: the IVs agree in bytes 0, 5, 10), 96-bit IV, no AAD, 16-byte tag.
 
     Method: a fresh cache, then messages 0..4 are each measured in the emulator. Message 0 is the
-    rebuild (the table's constants, the fills of the groups this size reaches, and face_c2, which
-    makes the per-message constant C2 of this IV and the next). The others are cache hits that
-    alternate: odd messages find their C2 ready, even ones compute it for themselves and the next.
-    Hits differ only in public IV bytes, and a constant-time call's cycles do not depend on them
-    (asserted: messages 1 and 3 cost the same, and 2 and 4), so the mean over MESSAGES messages is
-    (rebuild + 128 x odd + 127 x even) / MESSAGES, the rebuild amortised. GCTR is counted as in
+    rebuild (the table's constants, the fills of the groups this size reaches, the table of C2 by
+    IV byte 11 and kc, the rest of C2, from face_c2). The others are cache hits, odd and even IV
+    byte 11 (block 0 or 1 of its pair in that table). Hits differ only in public IV bytes, and a
+    constant-time call's cycles do not depend on them (asserted: messages 1 and 3 cost the same,
+    and 2 and 4), so the mean over MESSAGES messages is (rebuild + 128 x odd + 127 x even) /
+    MESSAGES, the rebuild amortised. GCTR is counted as in
     emu/bench.py (the call minus its GHASH functions), per message, the same way."""
     say = progress or (lambda _msg: None)
     counter = drop.counter or drop.count_cycles()

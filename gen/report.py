@@ -354,7 +354,8 @@ def perf_table(manifests) -> str:
         if cached:
             parts += ["", "FACE across messages: the `*_cached` calls with a caller-owned table "
                       "(`PREFIX_face_cache`), mean per message over 256 messages with consecutive 96-bit IVs "
-                      "(one table: IV bytes 0, 5, 10 agree), one rebuild amortised; each kind of call measured "
+                      "(one table: IV bytes 0, 5, 10 agree; C2 from the cache's table by IV byte 11), one rebuild "
+                      "amortised; each kind of call measured "
                       "in the emulator (emu/face_cache.py `bench_cached`). Against the same configuration with "
                       "face off; r1 keeps nothing per IV, so its cached calls are its plain ones:", "", cached]
         trade = report_size.table(manifests, _markdown)

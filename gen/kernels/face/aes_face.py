@@ -124,13 +124,15 @@ def cache_bytes(depth: str) -> int:
 
 def face_cache_bytes(depth: str) -> int:
     """sizeof(PREFIX_face_cache), the caller-owned table of the *_cached calls (templates/
-    gcm_api.h.j2): r2 the ctx pointer, groups, ivb[4], next_iv[12], next_ok, gen, the fill's run
-    constants, the key check, the next IV's C2 and the D(v) table; r1 one unused word (its table is the key's, in the ctx)."""
+    gcm_api.h.j2): r2 the ctx pointer, groups, ivb[4], gen, eiv[4], kiv[2], k_ok, the fill's run
+    constants, the key check, run 1's C2 difference d1 with its d1iv[4], kc (C2 without IV byte
+    11's part), etab's fill constants, etab (that part for every IV byte 11) and the D(v) table;
+    r1 one unused word (its table is the key's, in the ctx)."""
     check_depth(depth)
     if depth == "r1":
         return 4
     words = layout(depth)
-    return 4 * (3 + 3 + 2 + words["fs"] + 16 + 8 + words["table"])
+    return 4 * (4 + 4 + 2 * words["fs"] + 16 + 1 + 8 + 8 + 2 * words["table"])
 
 
 GROUP = 32                                  # table entries filled by one face_fill call
@@ -397,8 +399,8 @@ def face_c2_ir(keybits: int, slicing: str) -> Program:
     """r2 with the caller's cache: only the per-run constant C2 (as ``face_setup_ir``'s
     fs[32..39]), for two counter blocks at once, one per block of the packed layout: `ctr` holds
     block 0 (words 0..3) and block 1 (words 4..7), byte 15 unused; plane word `c2`[b] has block
-    k's C2 plane b in its bits of parity k. The glue computes the C2 of a message and of the
-    next IV in one call. No column-0 broadcasts: the cache's table already has them."""
+    k's C2 plane b in its bits of parity k. The glue makes the cache's kc from it (the same block
+    twice) and d1 (counters 255 and 256). No column-0 broadcasts: the cache's table already has them."""
     nr = check_args(keybits, slicing)
     al = alignments(nr, slicing)
     b = Builder(f"aes{keybits}_{slicing}_face_c2")

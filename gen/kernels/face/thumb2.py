@@ -70,9 +70,7 @@ def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: st
         segments=seg, rank=rank)
     fns = {"setup": setup, "fill": fill, "encrypt2": enc}
     if depth == "r2":   # the cache's kernel: entries without C2, which it XORs in (aes_face)
-        prog, seg, rank = face_encrypt2_segments(keybits, slicing, depth, cached=True)
-        fns["encrypt2c"] = compile_function(prog, f"{prefix}_face_encrypt2c", ENCRYPT2C_PARAMS, core, seed,
-                                            segments=seg, rank=rank)
+        fns["encrypt2c"] = cached_encrypt2(prefix, keybits, slicing, core, seed)
         fns["c2"] = compile_function(
             aes_face.face_c2_ir(keybits, slicing), f"{prefix}_face_c2",
             [Param("c2", "uint32_t *", "c2"), Param("rk", "const uint32_t *", "rk"),
@@ -85,6 +83,28 @@ def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: st
              Param("vb", "const uint32_t *", "vb")], core, seed,
             order=aes_face.fill_order(marks, len(sv_prog.ops), aes_thumb2.ORDERS))
     return fns
+
+
+#: seeds the cached kernel's schedule and allocation are tried with (the config's seed and the next
+#: ones): the best loop step under the cycle model wins. Its C2 XOR (8 more loads and EORs before
+#: round 3's S-box) moves the spills, and the seed alone moves the loop step by up to 11 cycles
+#: a pair (AES-128 M4: 2022 with seed 0, 2011 with 10), which the 128 pairs of 4 KiB multiply.
+CACHED_SEEDS = 16
+
+
+def cached_encrypt2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0):
+    """The cached r2 kernel (``face_encrypt2c``) compiled with seeds seed .. seed + CACHED_SEEDS - 1,
+    the one with the fewest loop-step cycles (the first on a tie): deterministic, a pure function
+    of the config."""
+    prog, seg, rank = face_encrypt2_segments(keybits, slicing, "r2", cached=True)
+    best, best_step = None, None
+    for s in range(seed, seed + CACHED_SEEDS):
+        fn = compile_function(prog, f"{prefix}_face_encrypt2c", ENCRYPT2C_PARAMS, core, s,
+                              segments=seg, rank=rank)
+        step = face_loop_text(fn, "r2", ENCRYPT2C_PARAMS)[1]
+        if best_step is None or step < best_step:
+            best, best_step = fn, step
+    return best
 
 
 ENCRYPT2_PARAMS = {
@@ -193,7 +213,7 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
                  f"but the entries hold D(v) only and\n * the kernel XORs the run's C2 planes in "
                  f"(c2 = the setup's fs + 32), so one table serves every run whose counter blocks\n"
                  f" * agree in bytes 0, 5, 10. Cycle model: {ccall} for one pair, {cstep} per pair "
-                 f"in its loop; face_c2 (C2 of two IVs' first runs at once) {fns['c2'].cycles}. */\n"
+                 f"in its loop; face_c2 (C2 of two counter blocks at once) {fns['c2'].cycles}. */\n"
                  + ctext + "\n" + fns["c2"].c_text())
         stats.update(encrypt2c_call=ccall, encrypt2c_loop_step=cstep)
     return text, stats
