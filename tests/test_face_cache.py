@@ -108,6 +108,24 @@ def test_consecutive_ivs_cross_byte_10_and_byte_5(keybits, target):
     _sequence_against_pyca(d, key, consecutive_ivs(b"\xfe\xdc\xba\x98", (1 << 48) - 3, 6), rng)
 
 
+def test_each_iv_byte_changed_alone_against_pyca():
+    """Each cached part has its own IV bytes: the table D bytes 0, 5, 10; the C2 table bytes 1, 6
+    (indexed by 11); kc bytes 1..4, 6..9; d1 bytes 3, 4, 9. A walk that changes one random IV
+    byte (0..11) at a time, with lengths on both sides of the carry pair, must match pyca at every
+    step: a part kept when one of its bytes changed gives a wrong ciphertext here."""
+    d = _drop()
+    rng = random.Random(1120)
+    key = rng.randbytes(16)
+    assert d.init(key) == 0
+    d.cache_init()
+    iv = bytearray(rng.randbytes(12))
+    ivs = []
+    for step in range(36):
+        iv[step % 12 if step < 12 else rng.randrange(12)] ^= 1 << rng.randrange(8)
+        ivs.append(bytes(iv))
+    _sequence_against_pyca(d, key, ivs, rng, sizes=(0, 33, 64, 4100))
+
+
 def test_rebuild_exactly_when_iv_byte_0_5_or_10_changes():
     """The table is kept while IV bytes 0, 5, 10 stay (the filled groups survive the message),
     and rebuilt (groups cleared, then refilled) when one of them changes."""
