@@ -21,7 +21,11 @@ What is measured (SPEC §4 `metrics`):
                             (``CycleCounter.attribute``); GCTR is the whole encrypt minus the
                             cycles spent inside the GHASH functions ``PREFIX_ghash_blocks``,
                             ``PREFIX_ghash_feed``, ``PREFIX_ghash_pad`` and the tag finalisation
-                            ``PREFIX_final_tag`` (length block, E(J0) XOR) — ``GHASH_FUNCTIONS``.
+                            ``PREFIX_final_tag`` (length block, E(J0) XOR) — ``GHASH_FUNCTIONS``;
+                            the FACE cache's lean one-shot path has its own two of the same jobs,
+                            ``PREFIX_face_lean_ghash`` (AAD or ciphertext, the last block padded)
+                            and ``PREFIX_face_lean_tag`` (both, the length block, E(J0) XOR), and
+                            they count the same way.
                             So it holds: counter blocks, the block cipher (plain or FACE: per-message
                             set-up and table fills included), the XOR into the output, and the
                             glue's bookkeeping (argument checks, start, update's loop, wiping the
@@ -61,7 +65,8 @@ SIZES = (16, 64, 256, 1024, 4096, 8192)
 DECRYPT_SIZES = (16, 256, 4096)
 ECB_BLOCKS = (2, 64)
 GHASH_BYTES = 4096
-GHASH_FUNCTIONS = ("ghash_blocks", "ghash_feed", "ghash_pad", "final_tag")   # after "PREFIX_"
+GHASH_FUNCTIONS = ("ghash_blocks", "ghash_feed", "ghash_pad", "final_tag",       # after "PREFIX_"
+                   "face_lean_ghash", "face_lean_tag")
 CTX_SYMBOL = "sg_ctx"          # emu/driver.c: `static F(ctx) sg_ctx;`, its size is sizeof(PREFIX_ctx)
 
 
