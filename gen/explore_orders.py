@@ -54,12 +54,63 @@ def _aes_kinds(config: Config) -> list:
     return sorted({"ark+sbox", ks[-1]} | {"-" + k for k in ks[:-1]})
 
 
+@dataclass
+class Looped:
+    """The size objective's looped kernel as a candidate: ``cycles`` are its pair segments'
+    (what `slicegen explore` compares for it), ``lines`` its function's assembly."""
+    cycles: int
+    spills: int
+    instructions: int
+    lines: list
+    insns: None = None
+
+
+def _aes_compile(config: Config, orders: dict):
+    """The AES kernel this configuration builds, with ``orders``: [schedule] objective = size
+    (without FACE) the looped kernel (gen/kernels/aes/compact_thumb2.py), balanced the XOR-fused
+    encrypt2 its ctr_pairs runs, speed the encrypt2 of ecb_encrypt and the counter mode."""
+    bits = 8 * config.spec.key_bytes
+    if config.objective == "size" and config.face == "off":
+        from gen.kernels.aes import compact_thumb2
+        with _swapped(aes_thumb2.ORDERS, orders):
+            k = compact_thumb2.thumb2(config.prefix, bits, config.slicing, config.target, config.seed)
+        return Looped(k.pair_segment_cycles, k.spills, k.instructions, k.lines)
+    return aes_thumb2.compile_encrypt2(bits, config.slicing, config.target, config.seed, orders=orders,
+                                       xor=config.objective == "balanced" and config.face == "off")
+
+
+@contextmanager
+def _swapped(table: dict, new: dict):
+    """``table`` holds ``new``'s entries inside the block (kernels that read the live table)."""
+    old, new = dict(table), dict(new)
+    table.clear()
+    table.update(new)
+    try:
+        yield
+    finally:
+        table.clear()
+        table.update(old)
+
+
+def _aes_program(config: Config) -> Program:
+    bits = 8 * config.spec.key_bytes
+    return aes_thumb2.build(bits, config.slicing, xor=config.objective != "speed" and config.face == "off").program
+
+
+def figures(config: Config, c) -> dict:
+    """A candidate kernel's log figures: cycles, spill stores, instructions and (straight-line
+    kernels) the per-category cycle breakdown."""
+    out = {"cycles": c.cycles, "spills": c.spills}
+    if c.insns is None:
+        return dict(out, instructions=c.instructions)
+    return dict(out, instructions=len(c.insns), reloads=c.reloads, parts=breakdown(c.insns, config.target))
+
+
 AES = Family(
     orders=lambda: aes_thumb2.ORDERS, own=lambda: tuple(aes_thumb2.ORDERS), kinds=_aes_kinds,
     segment_program=aes_thumb2.segment_program,
-    compile=lambda config, orders: aes_thumb2.compile_encrypt2(8 * config.spec.key_bytes, config.slicing,
-                                                               config.target, config.seed, orders=orders),
-    program=lambda config: aes_thumb2.build(8 * config.spec.key_bytes, config.slicing).program,
+    compile=_aes_compile,
+    program=_aes_program,
     path=Path(aes_thumb2.__file__).with_name("thumb2_orders.py"),
     what="Evaluation orders of the fixsliced AES segments (op positions inside each segment,\n"
          "see gen/kernels/aes/thumb2.py build(); 'ark+sbox' = AddRoundKey + S-box, '-lin:..' = a\n"
@@ -142,14 +193,16 @@ def compiled(config: Config, kind: str, order):
 
 
 def runs_like_the_ir(config: Config, c, cases: int = 2, seed: int = 1) -> bool:
-    """The kernel (rk, out, in) assembled and run in Unicorn on the configuration's core, on random
-    blocks and round keys: the same out words as its IR program (gen.ir.run)."""
+    """The kernel (rk, out, in), or (rk, out, in, msg) XOR-fused, or the looped (rk, out, cb, in, n)
+    for one pair, assembled and run in Unicorn on the configuration's core, on random blocks,
+    messages and round keys: the same out words as its IR program (gen.ir.run)."""
     from emu import layout, toolchain
     from emu.machine import Machine
     prog = family(config).program(config)
     n_in, n_rk, n_out = (prog.mems[m][0] for m in ("in", "rk", "out"))
+    text = "\n".join(c.lines) if c.insns is None else "\n".join(i.text() for i in c.insns)
     with tempfile.TemporaryDirectory(prefix="slicegen-explore-") as tmp:
-        code = toolchain.assemble("\n".join(i.text() for i in c.insns), config.target, Path(tmp))
+        code = toolchain.assemble(text, config.target, Path(tmp))
     m = Machine(config.target, code + bytes(4))
     rng = random.Random(seed)
     for _ in range(cases):
@@ -159,9 +212,16 @@ def runs_like_the_ir(config: Config, c, cases: int = 2, seed: int = 1) -> bool:
         src = m.alloc(4 * n_in, b"".join(w.to_bytes(4, "little") for w in words))
         dst = m.alloc(4 * n_out)
         rkp = m.alloc(4 * n_rk, b"".join(w.to_bytes(4, "little") for w in rk))
-        m.call(layout.FLASH_BASE, rkp, dst, src)
+        mems = {"in": words, "rk": rk}
+        if "msg" in prog.mems:
+            mems["msg"] = [rng.getrandbits(32) for _ in range(prog.mems["msg"][0])]
+            msg = m.alloc(4 * len(mems["msg"]), b"".join(w.to_bytes(4, "little") for w in mems["msg"]))
+            args = (rkp, dst, src, msg, 1) if c.insns is None else (rkp, dst, src, msg)
+        else:
+            args = (rkp, dst, src)
+        m.call(layout.FLASH_BASE, *args)
         got = [int.from_bytes(m.read(dst + 4 * i, 4), "little") for i in range(n_out)]
-        if got != ir.run(prog, {"in": words, "rk": rk})["out"]:
+        if got != ir.run(prog, mems)["out"]:
             return False
     return True
 
@@ -194,9 +254,8 @@ def score(config: Config, kind: str, iters: int, cost: str, cpsat: float | None,
         order = chain(config, kind, iters, cost, candidate)
     c = compiled(config, kind, order)
     return {"config": config.name, "search": search_name(kind, iters, cost, cpsat), "candidate": candidate, **extra,
-            "cycles": c.cycles, "segment_cycles": aes_thumb2.order_cycles(fam.segment_program(kind), order,
-                                                                          config.target),
-            "spills": c.spills, "instructions": len(c.insns), "parts": breakdown(c.insns, config.target),
+            **figures(config, c), "segment_cycles": aes_thumb2.order_cycles(fam.segment_program(kind), order,
+                                                                            config.target),
             "valid": runs_like_the_ir(config, c),
             "order": list(order), "worker": worker_name(), "seconds": round(time.perf_counter() - t0, 3)}
 

@@ -114,18 +114,20 @@ def test_the_seed_search_scores_every_scheduled_kernel_by_its_own_figure(preset,
         assert line["cycles"] == want[figure] and line["figures"] == want
 
 
-def test_alloc_policies_start_from_the_allocator_default_and_run_on_the_m3():
+def test_alloc_policies_start_from_the_kernel_policy_and_run_on_the_m3():
     import inspect
     from gen import explore_alloc as EA
     from gen.sched import regalloc
     defaults = {k: p.default for k, p in inspect.signature(regalloc.allocate).parameters.items()
                 if k in ("clean_bonus", "pick")}
-    assert EA.POLICIES[0] == defaults and len({str(p) for p in EA.POLICIES}) == len(EA.POLICIES)
+    kernel = dict(aes_thumb2.ALLOC_POLICY)
+    assert EA.POLICIES[0] == dict(defaults, **kernel) and len({str(p) for p in EA.POLICIES}) == len(EA.POLICIES)
+    assert {"recompute": False}.items() <= EA.POLICIES[-1].items()      # the allocator without it, too
     config = presets.preset("aes128gcm-m3-ffs")
     lines = EA.search(config, 1)
     assert [line["candidate"] for line in lines] == [0, 1] and all(line["valid"] for line in lines)
     assert lines[0]["cycles"] == aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m3").cycles
-    assert lines[1]["policy"] != defaults and aes_thumb2.ALLOC_POLICY == {}
+    assert lines[1]["policy"] != EA.POLICIES[0] and aes_thumb2.ALLOC_POLICY == kernel
     assert EA.best(lines)["cycles"] == min(line["cycles"] for line in lines)
     with pytest.raises(ConfigError, match="--space alloc"):
         EA.search(presets.preset("speedy5ecb-m4"), 1)
@@ -176,3 +178,24 @@ def test_write_orders_guard_sees_every_kernel_that_reads_the_aes_orders():
     for name in ("aes128gcm-m4-ffs", "aes128gcm-m4-size looped pair segments", "rijndael256ecb-m4 (AES's ark+sbox)"):
         assert other[name][0] != other[name][1], name
     assert other["aes128gcm-m4-ffs-face-r2 face_fill"][0] == other["aes128gcm-m4-ffs-face-r2 face_fill"][1]
+
+
+def test_orders_and_alloc_spaces_score_the_kernel_the_configuration_builds():
+    """A size configuration's candidates are its looped kernel (pair segments), a balanced one's
+    the XOR-fused encrypt2 its ctr_pairs runs; each runs in Unicorn against its own IR, and a
+    broken looped kernel is caught there."""
+    from gen import explore_alloc as EA
+    from gen.kernels.aes import compact_thumb2 as CT
+    size = presets.preset("aes128gcm-m4-size")
+    looped = CT.thumb2(size.prefix, 128, "ffs", "cortex-m4", size.seed)
+    line = EO.score(size, KIND, 1, "segment", None, EO.BASELINE)
+    assert line["cycles"] == looped.pair_segment_cycles and line["valid"] and line["spills"] == looped.spills
+    assert EA.score(size, 0)["cycles"] == looped.pair_segment_cycles
+    assert line["cycles"] != EO.score(presets.preset(PRESET), KIND, 1, "segment", None, EO.BASELINE)["cycles"]
+    k = next(j for j, text in enumerate(looped.lines) if text.strip().startswith("eor"))
+    broken = EO.Looped(looped.pair_segment_cycles, 0, 0, looped.lines[:k] + looped.lines[k + 1:])
+    assert not EO.runs_like_the_ir(size, broken)
+    balanced = presets.preset("aes128gcm-m3-balanced")
+    fused = aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m3", balanced.seed, xor=True)
+    line = EO.score(balanced, KIND, 1, "segment", None, EO.BASELINE)
+    assert line["cycles"] == fused.cycles and line["valid"]

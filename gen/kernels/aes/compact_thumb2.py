@@ -139,7 +139,7 @@ def compile_segment(name, built, core: str, seed: int) -> Segment:
     regs_in = {"si": STATE_REGS} if "si" in prog.mems else {}
     regs_out = {"so": STATE_REGS} if "so" in prog.mems else {}
     order = listsched.schedule(prog, seed, "pressure", segments=segment, rank=rank)
-    alloc = regalloc.allocate(prog, order, bases, seed=seed, regs_in=regs_in, regs_out=regs_out)
+    alloc = regalloc.allocate(prog, order, bases, seed=seed, regs_in=regs_in, regs_out=regs_out, **A.ALLOC_POLICY)
     regalloc.check_allocation(prog, order, alloc, bases, regs_in=regs_in, regs_out=regs_out)
     body = A.post(alloc, core, seed)
     paired, _ = strd_pairs.pair(body, core)
@@ -159,6 +159,7 @@ class CompactCode:
     instructions: int         # instructions of the function
     segments: dict            # name -> modelled cycles of one run of the segment
     stack_bytes: int
+    lines: list = None        # the function's assembly, push to pop (labels included)
 
 
 def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) -> CompactCode:
@@ -216,4 +217,4 @@ def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) ->
     pair = cyc["first"] + nr * cyc["ark+sbox"] + sum(cyc[k] for k in kinds) + cyc["last"]
     return CompactCode(code=asm, pair_segment_cycles=pair, spills=sum(sg.spills for sg in segs.values()),
                        instructions=sum(1 for ln in lines if ln.startswith("    ")), segments=cyc,
-                       stack_bytes=4 * len(PUSHED) + s)
+                       stack_bytes=4 * len(PUSHED) + s, lines=lines)

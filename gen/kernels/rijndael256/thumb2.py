@@ -96,7 +96,9 @@ def build(spec, shiftrows: str, orders=None):
 def compile_encrypt(spec, name: str, params, core: str, seed: int = 0, shiftrows: str = "explicit",
                     orders=None) -> TF.Function:
     prog, segment, rank = build(spec, shiftrows, orders)
-    return TF.compile_function(prog, name, params, core, seed, segments=segment, rank=rank)
+    # the allocator's policy goes with AES's ark+sbox order (found with it)
+    return TF.compile_function(prog, name, params, core, seed, segments=segment, rank=rank,
+                               alloc_policy=aes_thumb2.ALLOC_POLICY)
 
 
 #: ops of emit_subword before its S-box (the 7 shifted copies of the word)
