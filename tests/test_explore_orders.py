@@ -199,3 +199,28 @@ def test_orders_and_alloc_spaces_score_the_kernel_the_configuration_builds():
     fused = aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m3", balanced.seed, xor=True)
     line = EO.score(balanced, KIND, 1, "segment", None, EO.BASELINE)
     assert line["cycles"] == fused.cycles and line["valid"]
+
+
+def test_the_looped_kernel_reads_its_own_ark_sbox_order():
+    """'loop:ark+sbox' is the size configurations' S-box kind: the looped kernel reads it (and the
+    unrolled kernels' 'ark+sbox' no longer moves it), the unrolled kernels do not."""
+    from gen.kernels.aes import compact_thumb2 as CT
+    size, speed = presets.preset("aes128gcm-m4-size"), presets.preset(PRESET)
+    assert "loop:ark+sbox" in EO.kinds(size) and "ark+sbox" not in EO.kinds(size)
+    assert EO.default_kind(size) == "loop:ark+sbox" and EO.default_kind(speed) == "ark+sbox"
+    stored = EO.stored("ark+sbox")                   # another topological order: any move away from it
+    other = aes_thumb2.search_order("ark+sbox", 20, seed=2, start=stored,
+                                    cost=lambda prog, order: 0 if tuple(order) == stored else -1)
+    assert tuple(other) != stored
+
+    def looped():
+        return CT.thumb2(size.prefix, 128, "ffs", "cortex-m4", size.seed).pair_segment_cycles
+    base = looped()
+    with EO.using(EO.AES, "loop:ark+sbox", EO.stored("loop:ark+sbox")):
+        with EO.using(EO.AES, "ark+sbox", other):
+            assert looped() == base
+        with EO.using(EO.AES, "loop:ark+sbox", other):
+            assert looped() != base
+    unrolled = aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4").cycles
+    with EO.using(EO.AES, "loop:ark+sbox", other):
+        assert aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4").cycles == unrolled
