@@ -105,7 +105,9 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
     when its own op's operands, or two values whose XOR it is, are in registers (noted
     ``remat vN``); its spill store is deferred (a placeholder at the eviction) and written only
     when some reload of it cannot be recomputed, so a value recomputed at every use is never
-    stored."""
+    stored.  ``remat_bonus``: how much further the next use of a dirty value counts when choosing
+    whom to evict if it looks recomputable then (its op or an identity from values in registers
+    now that are still live at that use)."""
     regs_in, regs_out = regs_in or {}, regs_out or {}
     regs = isa.allocatable if regs is None else regs
     remat_mems = program.constant if remat_mems is None else remat_mems
@@ -164,7 +166,8 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
             v = reg_of[r]
             nu = v.next_use(pos)
             d = float("inf") if nu is None else (nu - pos) * (clean_bonus if v.clean else 1.0)
-            if recompute and nu is not None and not v.clean and _recomputable_at(v, pos, nu):
+            if remat_bonus != 1.0 and recompute and nu is not None and not v.clean \
+                    and _recomputable_at(v, pos, nu):
                 d *= remat_bonus
             score = (d, rng.random())
             if best_score is None or score > best_score:
@@ -432,6 +435,7 @@ def _check_recomputed(insn, reg_holds: dict, defs: dict, sigs: dict, isa) -> Non
         assert len(srcs) == 2, (insn.text(), held)
         op = ir.Op("eor", dst=v, a=srcs[0], b=srcs[1])
     assert RM.proves(op, v, defs, sigs), (insn.text(), held, name)
-    regs = dict(zip(op.reads(), insn.srcs), **{str(v): insn.dst})
-    want = isa.lower(op, lambda x: regs[x] if x != v else insn.dst, None)
+    regs = dict(zip(op.reads(), insn.srcs))
+    regs[v] = insn.dst
+    want = isa.lower(op, regs.__getitem__, None)
     assert replace(want, note=insn.note) == insn, (insn.text(), want.text())
