@@ -131,7 +131,7 @@ def _r256_kinds(config: Config) -> list:
     from gen.kernels.rijndael256 import encrypt as E
     nr = config.spec.rounds
     al = E.alignments(nr, config.shiftrows)
-    return sorted({_r256().lin_kind(al, j, nr) for j in range(1, nr + 1)} & set(_r256().OWN_ORDERS))
+    return sorted({_r256().lin_kind(al, j, nr) for j in range(1, nr + 1)} & set(_r256().OWN_ORDERS) | {"ark+sbox"})
 
 
 def _r256_compile(config: Config, orders: dict):
@@ -151,7 +151,8 @@ RIJNDAEL256 = Family(
     path=Path(aes_thumb2.__file__).parent.parent / "rijndael256" / "thumb2_orders.py",
     what="Evaluation orders of the Rijndael-256 linear segments (op positions inside each\n"
          "segment, see gen/kernels/rijndael256/thumb2.py build(); 'lin:<e>:<a>' = packed SR^e\n"
-         "then MixColumns variant M_a; its 'ark+sbox' is AES's).")
+         "then MixColumns variant M_a; 'ark+sbox' = AES's AddRoundKey + S-box segment, its own\n"
+         "since explore gave AES's kernels an order that costs this one cycles).")
 
 
 def family(config: Config) -> Family:
@@ -168,8 +169,11 @@ def kinds(config: Config) -> list[str]:
 
 
 def default_kind(config: Config) -> str:
-    """The S-box segment where there is one in the orders (most of the spill code), else the first kind."""
+    """The S-box segment where there is one in the orders (most of the spill code), else the first
+    kind (Rijndael-256: its first linear kind; its S-box order is AES's unless it keeps its own)."""
     ks = kinds(config)
+    if family(config) is RIJNDAEL256:
+        return next(k for k in ks if k != "ark+sbox")
     return next((k for k in ks if k.endswith("ark+sbox")), ks[0])
 
 
@@ -359,7 +363,7 @@ def _readers_of_aes_orders(config: Config, kind: str) -> list:
     """Functions (the live AES orders table -> {name suffix: cycles}) for the kernels outside the AES
     family's compile that read gen/kernels/aes/thumb2_orders.py; ``using`` swaps that table."""
     bits = 8 * config.spec.key_bytes
-    if config.spec.family == "rijndael256" and kind == "ark+sbox":
+    if config.spec.family == "rijndael256" and kind == "ark+sbox" and kind not in _r256().OWN_ORDERS:
         r256 = _r256()
         return [lambda orders: {" (AES's ark+sbox)": _r256_compile(
             config, dict(r256.ORDERS, **{"ark+sbox": orders["ark+sbox"]})).cycles}]

@@ -91,7 +91,8 @@ def test_rijndael256_orders_are_searched_and_written_to_its_own_file(tmp_path):
     from gen.targets import cortex_m
     config = presets.preset("rijndael256ecb-m4")
     kind = EO.default_kind(config)
-    assert EO.family(config) is EO.RIJNDAEL256 and kind in r256.OWN_ORDERS and "ark+sbox" not in EO.kinds(config)
+    assert EO.family(config) is EO.RIJNDAEL256 and kind in r256.OWN_ORDERS and "ark+sbox" in EO.kinds(config)
+    assert EO.default_kind(config) != "ark+sbox"
     lines = EO.search(config, kind, 4, "segment", 1, 0)
     assert all(line["valid"] for line in lines)
     assert lines[0]["cycles"] == cortex_m.kernels(config).kernel_cycles["encrypt_blocks_call"]
@@ -161,23 +162,32 @@ def test_cpsat_finds_the_least_register_pressure_order_and_it_is_a_candidate():
 
 def test_write_orders_guard_sees_every_kernel_that_reads_the_aes_orders():
     """--write-orders refuses an order that makes any reader slower: besides the AES kernels, the
-    size objective's looped kernel, the FACE functions and Rijndael-256 (whose ark+sbox is AES's)."""
+    size objective's looped kernel, the FACE functions and Rijndael-256 (whose ark+sbox is AES's
+    unless its own orders file keeps one)."""
+    from gen.kernels.rijndael256 import thumb2 as r256
     configs = [presets.preset(n) for n in ("aes128gcm-m4-ffs", "aes128gcm-m4-size", "aes128gcm-m4-ffs-face-r2",
                                            "rijndael256ecb-m4")]
     stored = EO.effect(EO.AES, "ark+sbox", aes_thumb2.ORDERS["ark+sbox"], configs=configs)
     names = [name for name, _, _ in stored]
+    r256_reads_aes = "ark+sbox" not in r256.OWN_ORDERS
     assert names == ["aes128gcm-m4-ffs", "aes128gcm-m4-size looped pair segments",
                      "aes128gcm-m4-ffs-face-r2 face_fill", "aes128gcm-m4-ffs-face-r2 face_encrypt2",
-                     "aes128gcm-m4-ffs-face-r2 face_encrypt2c", "aes128gcm-m4-ffs-face-r2 face_sv",
-                     "rijndael256ecb-m4 (AES's ark+sbox)"]
+                     "aes128gcm-m4-ffs-face-r2 face_encrypt2c", "aes128gcm-m4-ffs-face-r2 face_sv"] + \
+        ["rijndael256ecb-m4 (AES's ark+sbox)"] * r256_reads_aes
     assert all(old == new for _, old, new in stored)
     # another valid ark+sbox order (the FACE fill's own): it moves the kernels that read 'ark+sbox'
-    # (the old --write-orders guard saw only the first), not the fill, which keeps 'fill:ark+sbox'
-    other = dict((name, (old, new)) for name, old, new in
-                 EO.effect(EO.AES, "ark+sbox", aes_thumb2.ORDERS["fill:ark+sbox"], configs=configs))
-    for name in ("aes128gcm-m4-ffs", "aes128gcm-m4-size looped pair segments", "rijndael256ecb-m4 (AES's ark+sbox)"):
+    # (the old --write-orders guard saw only the first), not the fill, which keeps 'fill:ark+sbox',
+    # nor the looped kernel, which keeps 'loop:ark+sbox'; that kind moves the looped kernel only
+    fill = aes_thumb2.ORDERS["fill:ark+sbox"]
+    other = dict((name, (old, new)) for name, old, new in EO.effect(EO.AES, "ark+sbox", fill, configs=configs))
+    for name in ["aes128gcm-m4-ffs"] + ["rijndael256ecb-m4 (AES's ark+sbox)"] * r256_reads_aes:
         assert other[name][0] != other[name][1], name
-    assert other["aes128gcm-m4-ffs-face-r2 face_fill"][0] == other["aes128gcm-m4-ffs-face-r2 face_fill"][1]
+    for name in ("aes128gcm-m4-ffs-face-r2 face_fill", "aes128gcm-m4-size looped pair segments"):
+        assert other[name][0] == other[name][1], name
+    looped = dict((name, (old, new)) for name, old, new in EO.effect(EO.AES, "loop:ark+sbox", fill, configs=configs))
+    assert looped["aes128gcm-m4-size looped pair segments"][0] != looped["aes128gcm-m4-size looped pair segments"][1]
+    assert "aes128gcm-m4-ffs" not in looped and all(old == new for name, (old, new) in looped.items()
+                                                    if "face" in name)
 
 
 def test_orders_and_alloc_spaces_score_the_kernel_the_configuration_builds():
