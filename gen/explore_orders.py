@@ -50,21 +50,76 @@ class Family:
 
 
 def _aes_kinds(config: Config) -> list:
+    """The kinds whose stored orders this configuration's kernel reads (the size objective's looped
+    kernel has its own 'loop:ark+sbox')."""
     ks = aes_thumb2.segment_kinds(8 * config.spec.key_bytes, config.slicing)
-    return sorted({"ark+sbox", ks[-1]} | {"-" + k for k in ks[:-1]})
+    looped = config.objective == "size" and config.face == "off"
+    return sorted({"loop:ark+sbox" if looped else "ark+sbox", ks[-1]} | {"-" + k for k in ks[:-1]})
+
+
+@dataclass
+class Looped:
+    """The size objective's looped kernel as a candidate: ``cycles`` are its pair segments'
+    (what `slicegen explore` compares for it), ``lines`` its function's assembly."""
+    cycles: int
+    spills: int
+    instructions: int
+    lines: list
+    insns: None = None
+
+
+def _aes_compile(config: Config, orders: dict):
+    """The AES kernel this configuration builds, with ``orders``: [schedule] objective = size
+    (without FACE) the looped kernel (gen/kernels/aes/compact_thumb2.py), balanced the XOR-fused
+    encrypt2 its ctr_pairs runs, speed the encrypt2 of ecb_encrypt and the counter mode."""
+    bits = 8 * config.spec.key_bytes
+    if config.objective == "size" and config.face == "off":
+        from gen.kernels.aes import compact_thumb2
+        with _swapped(aes_thumb2.ORDERS, orders):
+            k = compact_thumb2.thumb2(config.prefix, bits, config.slicing, config.target, config.seed)
+        return Looped(k.pair_segment_cycles, k.spills, k.instructions, k.lines)
+    return aes_thumb2.compile_encrypt2(bits, config.slicing, config.target, config.seed, orders=orders,
+                                       xor=config.objective == "balanced" and config.face == "off")
+
+
+@contextmanager
+def _swapped(table: dict, new: dict):
+    """``table`` holds ``new``'s entries inside the block (kernels that read the live table)."""
+    old, new = dict(table), dict(new)
+    table.clear()
+    table.update(new)
+    try:
+        yield
+    finally:
+        table.clear()
+        table.update(old)
+
+
+def _aes_program(config: Config) -> Program:
+    bits = 8 * config.spec.key_bytes
+    return aes_thumb2.build(bits, config.slicing, xor=config.objective != "speed" and config.face == "off").program
+
+
+def figures(config: Config, c) -> dict:
+    """A candidate kernel's log figures: cycles, spill stores, instructions and (straight-line
+    kernels) the per-category cycle breakdown."""
+    out = {"cycles": c.cycles, "spills": c.spills}
+    if c.insns is None:
+        return dict(out, instructions=c.instructions)
+    return dict(out, instructions=len(c.insns), reloads=c.reloads, parts=breakdown(c.insns, config.target))
 
 
 AES = Family(
     orders=lambda: aes_thumb2.ORDERS, own=lambda: tuple(aes_thumb2.ORDERS), kinds=_aes_kinds,
     segment_program=aes_thumb2.segment_program,
-    compile=lambda config, orders: aes_thumb2.compile_encrypt2(8 * config.spec.key_bytes, config.slicing,
-                                                               config.target, config.seed, orders=orders),
-    program=lambda config: aes_thumb2.build(8 * config.spec.key_bytes, config.slicing).program,
+    compile=_aes_compile,
+    program=_aes_program,
     path=Path(aes_thumb2.__file__).with_name("thumb2_orders.py"),
     what="Evaluation orders of the fixsliced AES segments (op positions inside each segment,\n"
          "see gen/kernels/aes/thumb2.py build(); 'ark+sbox' = AddRoundKey + S-box, '-lin:..' = a\n"
          "linear segment without its AddRoundKey; 'fill:ark+sbox' = the FACE fill's, its own since\n"
-         "explore changed the kernel's: gen/kernels/face/thumb2.py).")
+         "explore changed the kernel's: gen/kernels/face/thumb2.py; 'loop:ark+sbox' = the size\n"
+         "objective's looped kernel's, gen/kernels/aes/compact_thumb2.py).")
 
 
 def _r256():
@@ -76,7 +131,7 @@ def _r256_kinds(config: Config) -> list:
     from gen.kernels.rijndael256 import encrypt as E
     nr = config.spec.rounds
     al = E.alignments(nr, config.shiftrows)
-    return sorted({_r256().lin_kind(al, j, nr) for j in range(1, nr + 1)} & set(_r256().OWN_ORDERS))
+    return sorted({_r256().lin_kind(al, j, nr) for j in range(1, nr + 1)} & set(_r256().OWN_ORDERS) | {"ark+sbox"})
 
 
 def _r256_compile(config: Config, orders: dict):
@@ -96,7 +151,8 @@ RIJNDAEL256 = Family(
     path=Path(aes_thumb2.__file__).parent.parent / "rijndael256" / "thumb2_orders.py",
     what="Evaluation orders of the Rijndael-256 linear segments (op positions inside each\n"
          "segment, see gen/kernels/rijndael256/thumb2.py build(); 'lin:<e>:<a>' = packed SR^e\n"
-         "then MixColumns variant M_a; its 'ark+sbox' is AES's).")
+         "then MixColumns variant M_a; 'ark+sbox' = AES's AddRoundKey + S-box segment, its own\n"
+         "since explore gave AES's kernels an order that costs this one cycles).")
 
 
 def family(config: Config) -> Family:
@@ -113,9 +169,12 @@ def kinds(config: Config) -> list[str]:
 
 
 def default_kind(config: Config) -> str:
-    """The S-box segment where there is one in the orders (most of the spill code), else the first kind."""
+    """The S-box segment where there is one in the orders (most of the spill code), else the first
+    kind (Rijndael-256: its first linear kind; its S-box order is AES's unless it keeps its own)."""
     ks = kinds(config)
-    return "ark+sbox" if "ark+sbox" in ks else ks[0]
+    if family(config) is RIJNDAEL256:
+        return next(k for k in ks if k != "ark+sbox")
+    return next((k for k in ks if k.endswith("ark+sbox")), ks[0])
 
 
 def check(config: Config, kind: str, iters: int, cost: str) -> None:
@@ -132,6 +191,8 @@ def stored(kind: str, fam: Family = AES) -> tuple:
     orders = fam.orders()
     if kind in orders:
         return tuple(orders[kind])
+    if kind.startswith("loop:"):                    # the looped kernel's, before it has its own
+        return tuple(orders[kind[5:]])
     full = orders[kind[1:]]
     return tuple(aes_thumb2._filtered(full, len(full)))
 
@@ -142,14 +203,16 @@ def compiled(config: Config, kind: str, order):
 
 
 def runs_like_the_ir(config: Config, c, cases: int = 2, seed: int = 1) -> bool:
-    """The kernel (rk, out, in) assembled and run in Unicorn on the configuration's core, on random
-    blocks and round keys: the same out words as its IR program (gen.ir.run)."""
+    """The kernel (rk, out, in), or (rk, out, in, msg) XOR-fused, or the looped (rk, out, cb, in, n)
+    for one pair, assembled and run in Unicorn on the configuration's core, on random blocks,
+    messages and round keys: the same out words as its IR program (gen.ir.run)."""
     from emu import layout, toolchain
     from emu.machine import Machine
     prog = family(config).program(config)
     n_in, n_rk, n_out = (prog.mems[m][0] for m in ("in", "rk", "out"))
+    text = "\n".join(c.lines) if c.insns is None else "\n".join(i.text() for i in c.insns)
     with tempfile.TemporaryDirectory(prefix="slicegen-explore-") as tmp:
-        code = toolchain.assemble("\n".join(i.text() for i in c.insns), config.target, Path(tmp))
+        code = toolchain.assemble(text, config.target, Path(tmp))
     m = Machine(config.target, code + bytes(4))
     rng = random.Random(seed)
     for _ in range(cases):
@@ -159,9 +222,16 @@ def runs_like_the_ir(config: Config, c, cases: int = 2, seed: int = 1) -> bool:
         src = m.alloc(4 * n_in, b"".join(w.to_bytes(4, "little") for w in words))
         dst = m.alloc(4 * n_out)
         rkp = m.alloc(4 * n_rk, b"".join(w.to_bytes(4, "little") for w in rk))
-        m.call(layout.FLASH_BASE, rkp, dst, src)
+        mems = {"in": words, "rk": rk}
+        if "msg" in prog.mems:
+            mems["msg"] = [rng.getrandbits(32) for _ in range(prog.mems["msg"][0])]
+            msg = m.alloc(4 * len(mems["msg"]), b"".join(w.to_bytes(4, "little") for w in mems["msg"]))
+            args = (rkp, dst, src, msg, 1) if c.insns is None else (rkp, dst, src, msg)
+        else:
+            args = (rkp, dst, src)
+        m.call(layout.FLASH_BASE, *args)
         got = [int.from_bytes(m.read(dst + 4 * i, 4), "little") for i in range(n_out)]
-        if got != ir.run(prog, {"in": words, "rk": rk})["out"]:
+        if got != ir.run(prog, mems)["out"]:
             return False
     return True
 
@@ -194,9 +264,8 @@ def score(config: Config, kind: str, iters: int, cost: str, cpsat: float | None,
         order = chain(config, kind, iters, cost, candidate)
     c = compiled(config, kind, order)
     return {"config": config.name, "search": search_name(kind, iters, cost, cpsat), "candidate": candidate, **extra,
-            "cycles": c.cycles, "segment_cycles": aes_thumb2.order_cycles(fam.segment_program(kind), order,
-                                                                          config.target),
-            "spills": c.spills, "instructions": len(c.insns), "parts": breakdown(c.insns, config.target),
+            **figures(config, c), "segment_cycles": aes_thumb2.order_cycles(fam.segment_program(kind), order,
+                                                                            config.target),
             "valid": runs_like_the_ir(config, c),
             "order": list(order), "worker": worker_name(), "seconds": round(time.perf_counter() - t0, 3)}
 
@@ -294,7 +363,7 @@ def _readers_of_aes_orders(config: Config, kind: str) -> list:
     """Functions (the live AES orders table -> {name suffix: cycles}) for the kernels outside the AES
     family's compile that read gen/kernels/aes/thumb2_orders.py; ``using`` swaps that table."""
     bits = 8 * config.spec.key_bytes
-    if config.spec.family == "rijndael256" and kind == "ark+sbox":
+    if config.spec.family == "rijndael256" and kind == "ark+sbox" and kind not in _r256().OWN_ORDERS:
         r256 = _r256()
         return [lambda orders: {" (AES's ark+sbox)": _r256_compile(
             config, dict(r256.ORDERS, **{"ark+sbox": orders["ark+sbox"]})).cycles}]
@@ -353,8 +422,9 @@ def finish(config: Config, command: str, out_dir: Path, log: Path, lines: list[d
     plot.write_text(svg([line["cycles"] for line in lines], f"{config.name}: {lines[0].get('search')}, best cycles"))
     print(table(rows))
     print(summary)
-    print(f"where the cycles go, the baseline: {describe(lines[0]['parts'])}")
-    print(f"where the cycles go, the winner:   {describe(winner['parts'])}")
+    if "parts" in winner:                   # straight-line kernels (not the looped one)
+        print(f"where the cycles go, the baseline: {describe(lines[0]['parts'])}")
+        print(f"where the cycles go, the winner:   {describe(winner['parts'])}")
     print(f"wrote {result.path}, log {log}, plot {plot}", file=sys.stderr)
     return result
 

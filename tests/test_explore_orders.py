@@ -91,7 +91,8 @@ def test_rijndael256_orders_are_searched_and_written_to_its_own_file(tmp_path):
     from gen.targets import cortex_m
     config = presets.preset("rijndael256ecb-m4")
     kind = EO.default_kind(config)
-    assert EO.family(config) is EO.RIJNDAEL256 and kind in r256.OWN_ORDERS and "ark+sbox" not in EO.kinds(config)
+    assert EO.family(config) is EO.RIJNDAEL256 and kind in r256.OWN_ORDERS and "ark+sbox" in EO.kinds(config)
+    assert EO.default_kind(config) != "ark+sbox"
     lines = EO.search(config, kind, 4, "segment", 1, 0)
     assert all(line["valid"] for line in lines)
     assert lines[0]["cycles"] == cortex_m.kernels(config).kernel_cycles["encrypt_blocks_call"]
@@ -114,18 +115,20 @@ def test_the_seed_search_scores_every_scheduled_kernel_by_its_own_figure(preset,
         assert line["cycles"] == want[figure] and line["figures"] == want
 
 
-def test_alloc_policies_start_from_the_allocator_default_and_run_on_the_m3():
+def test_alloc_policies_start_from_the_kernel_policy_and_run_on_the_m3():
     import inspect
     from gen import explore_alloc as EA
     from gen.sched import regalloc
     defaults = {k: p.default for k, p in inspect.signature(regalloc.allocate).parameters.items()
                 if k in ("clean_bonus", "pick")}
-    assert EA.POLICIES[0] == defaults and len({str(p) for p in EA.POLICIES}) == len(EA.POLICIES)
+    kernel = dict(aes_thumb2.ALLOC_POLICY)
+    assert EA.POLICIES[0] == dict(defaults, **kernel) and len({str(p) for p in EA.POLICIES}) == len(EA.POLICIES)
+    assert {"recompute": False}.items() <= EA.POLICIES[-1].items()      # the allocator without it, too
     config = presets.preset("aes128gcm-m3-ffs")
     lines = EA.search(config, 1)
     assert [line["candidate"] for line in lines] == [0, 1] and all(line["valid"] for line in lines)
     assert lines[0]["cycles"] == aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m3").cycles
-    assert lines[1]["policy"] != defaults and aes_thumb2.ALLOC_POLICY == {}
+    assert lines[1]["policy"] != EA.POLICIES[0] and aes_thumb2.ALLOC_POLICY == kernel
     assert EA.best(lines)["cycles"] == min(line["cycles"] for line in lines)
     with pytest.raises(ConfigError, match="--space alloc"):
         EA.search(presets.preset("speedy5ecb-m4"), 1)
@@ -159,20 +162,75 @@ def test_cpsat_finds_the_least_register_pressure_order_and_it_is_a_candidate():
 
 def test_write_orders_guard_sees_every_kernel_that_reads_the_aes_orders():
     """--write-orders refuses an order that makes any reader slower: besides the AES kernels, the
-    size objective's looped kernel, the FACE functions and Rijndael-256 (whose ark+sbox is AES's)."""
+    size objective's looped kernel, the FACE functions and Rijndael-256 (whose ark+sbox is AES's
+    unless its own orders file keeps one)."""
+    from gen.kernels.rijndael256 import thumb2 as r256
     configs = [presets.preset(n) for n in ("aes128gcm-m4-ffs", "aes128gcm-m4-size", "aes128gcm-m4-ffs-face-r2",
                                            "rijndael256ecb-m4")]
     stored = EO.effect(EO.AES, "ark+sbox", aes_thumb2.ORDERS["ark+sbox"], configs=configs)
     names = [name for name, _, _ in stored]
+    r256_reads_aes = "ark+sbox" not in r256.OWN_ORDERS
     assert names == ["aes128gcm-m4-ffs", "aes128gcm-m4-size looped pair segments",
                      "aes128gcm-m4-ffs-face-r2 face_fill", "aes128gcm-m4-ffs-face-r2 face_encrypt2",
-                     "aes128gcm-m4-ffs-face-r2 face_encrypt2c", "aes128gcm-m4-ffs-face-r2 face_sv",
-                     "rijndael256ecb-m4 (AES's ark+sbox)"]
+                     "aes128gcm-m4-ffs-face-r2 face_encrypt2c", "aes128gcm-m4-ffs-face-r2 face_sv"] + \
+        ["rijndael256ecb-m4 (AES's ark+sbox)"] * r256_reads_aes
     assert all(old == new for _, old, new in stored)
     # another valid ark+sbox order (the FACE fill's own): it moves the kernels that read 'ark+sbox'
-    # (the old --write-orders guard saw only the first), not the fill, which keeps 'fill:ark+sbox'
-    other = dict((name, (old, new)) for name, old, new in
-                 EO.effect(EO.AES, "ark+sbox", aes_thumb2.ORDERS["fill:ark+sbox"], configs=configs))
-    for name in ("aes128gcm-m4-ffs", "aes128gcm-m4-size looped pair segments", "rijndael256ecb-m4 (AES's ark+sbox)"):
+    # (the old --write-orders guard saw only the first), not the fill, which keeps 'fill:ark+sbox',
+    # nor the looped kernel, which keeps 'loop:ark+sbox'; that kind moves the looped kernel only
+    fill = aes_thumb2.ORDERS["fill:ark+sbox"]
+    other = dict((name, (old, new)) for name, old, new in EO.effect(EO.AES, "ark+sbox", fill, configs=configs))
+    for name in ["aes128gcm-m4-ffs"] + ["rijndael256ecb-m4 (AES's ark+sbox)"] * r256_reads_aes:
         assert other[name][0] != other[name][1], name
-    assert other["aes128gcm-m4-ffs-face-r2 face_fill"][0] == other["aes128gcm-m4-ffs-face-r2 face_fill"][1]
+    for name in ("aes128gcm-m4-ffs-face-r2 face_fill", "aes128gcm-m4-size looped pair segments"):
+        assert other[name][0] == other[name][1], name
+    looped = dict((name, (old, new)) for name, old, new in EO.effect(EO.AES, "loop:ark+sbox", fill, configs=configs))
+    assert looped["aes128gcm-m4-size looped pair segments"][0] != looped["aes128gcm-m4-size looped pair segments"][1]
+    assert "aes128gcm-m4-ffs" not in looped and all(old == new for name, (old, new) in looped.items()
+                                                    if "face" in name)
+
+
+def test_orders_and_alloc_spaces_score_the_kernel_the_configuration_builds():
+    """A size configuration's candidates are its looped kernel (pair segments), a balanced one's
+    the XOR-fused encrypt2 its ctr_pairs runs; each runs in Unicorn against its own IR, and a
+    broken looped kernel is caught there."""
+    from gen import explore_alloc as EA
+    from gen.kernels.aes import compact_thumb2 as CT
+    size = presets.preset("aes128gcm-m4-size")
+    looped = CT.thumb2(size.prefix, 128, "ffs", "cortex-m4", size.seed)
+    line = EO.score(size, KIND, 1, "segment", None, EO.BASELINE)
+    assert line["cycles"] == looped.pair_segment_cycles and line["valid"] and line["spills"] == looped.spills
+    assert EA.score(size, 0)["cycles"] == looped.pair_segment_cycles
+    assert line["cycles"] != EO.score(presets.preset(PRESET), KIND, 1, "segment", None, EO.BASELINE)["cycles"]
+    k = next(j for j, text in enumerate(looped.lines) if text.strip().startswith("eor"))
+    broken = EO.Looped(looped.pair_segment_cycles, 0, 0, looped.lines[:k] + looped.lines[k + 1:])
+    assert not EO.runs_like_the_ir(size, broken)
+    balanced = presets.preset("aes128gcm-m3-balanced")
+    fused = aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m3", balanced.seed, xor=True)
+    line = EO.score(balanced, KIND, 1, "segment", None, EO.BASELINE)
+    assert line["cycles"] == fused.cycles and line["valid"]
+
+
+def test_the_looped_kernel_reads_its_own_ark_sbox_order():
+    """'loop:ark+sbox' is the size configurations' S-box kind: the looped kernel reads it (and the
+    unrolled kernels' 'ark+sbox' no longer moves it), the unrolled kernels do not."""
+    from gen.kernels.aes import compact_thumb2 as CT
+    size, speed = presets.preset("aes128gcm-m4-size"), presets.preset(PRESET)
+    assert "loop:ark+sbox" in EO.kinds(size) and "ark+sbox" not in EO.kinds(size)
+    assert EO.default_kind(size) == "loop:ark+sbox" and EO.default_kind(speed) == "ark+sbox"
+    stored = EO.stored("ark+sbox")                   # another topological order: any move away from it
+    other = aes_thumb2.search_order("ark+sbox", 20, seed=2, start=stored,
+                                    cost=lambda prog, order: 0 if tuple(order) == stored else -1)
+    assert tuple(other) != stored
+
+    def looped():
+        return CT.thumb2(size.prefix, 128, "ffs", "cortex-m4", size.seed).pair_segment_cycles
+    base = looped()
+    with EO.using(EO.AES, "loop:ark+sbox", EO.stored("loop:ark+sbox")):
+        with EO.using(EO.AES, "ark+sbox", other):
+            assert looped() == base
+        with EO.using(EO.AES, "loop:ark+sbox", other):
+            assert looped() != base
+    unrolled = aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4").cycles
+    with EO.using(EO.AES, "loop:ark+sbox", other):
+        assert aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4").cycles == unrolled

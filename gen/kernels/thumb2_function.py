@@ -119,11 +119,12 @@ def sink(program: ir.Program, order) -> list:
 
 def compile_function(program: ir.Program, name: str, params, core: str, seed: int = 0,
                      pinned=(), segments=None, rank=None, strategy: str = "pressure",
-                     order=None, isa: Isa = t2.THUMB2) -> Function:
+                     order=None, isa: Isa = t2.THUMB2, alloc_policy=None) -> Function:
     """Compile ``program`` as ``void name(params...)`` for ``core`` (see the module docstring).
 
     ``pinned``: memories whose base register stays put (at most a few: each costs a register);
-    ``order``: an explicit op order (otherwise ``listsched.schedule(..., strategy, segments, rank)``)."""
+    ``order``: an explicit op order (otherwise ``listsched.schedule(..., strategy, segments, rank)``);
+    ``alloc_policy``: keyword arguments of ``regalloc.allocate`` (eviction knobs, ``recompute``)."""
     if core not in CORES:
         raise ValueError(f"core must be one of {', '.join(CORES)} (got {core!r})")
     params = list(params)
@@ -177,7 +178,7 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
             order = sink(program, range(len(program.ops)))
         else:
             order = listsched.schedule(program, seed, strategy, segments=segments, rank=rank)
-    alloc = regalloc.allocate(program, order, bases, seed=seed, remat_mems=remat, isa=isa)
+    alloc = regalloc.allocate(program, order, bases, seed=seed, remat_mems=remat, isa=isa, **(alloc_policy or {}))
     regalloc.check_allocation(program, order, alloc, bases, isa)
     readonly = frozenset(bases[m].reg for m in remat)
     body = listsched.post_schedule(alloc.insns, core, seed, readonly_bases=readonly, isa=isa)

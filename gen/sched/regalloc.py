@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from gen import ir
 from gen.isa.base import Isa
 from gen.isa.thumb2 import THUMB2
+from gen.sched import remat as RM
 
 
 @dataclass
@@ -50,6 +51,7 @@ class Allocation:
     reloads: int              # reloads of spilled values from the stack
     remats: int               # reloads of clean memory values (round keys) from their memory
     base_reloads: int         # reloads of in/out base pointers
+    recomputed: int = 0       # spilled values recomputed by one ALU instruction (``recompute``)
     used_regs: set = field(default_factory=set)
     #: positions in ``insns`` of the loads from read-only memories (``remat_mems``: the IR's
     #: own loads and the rematerializing reloads): for listsched.post_schedule(readonly=...)
@@ -57,7 +59,7 @@ class Allocation:
 
 
 class _Value:
-    __slots__ = ("name", "uses", "ui", "reg", "slot", "remat", "home")
+    __slots__ = ("name", "uses", "ui", "reg", "slot", "remat", "home", "pending")
 
     def __init__(self, name, uses):
         self.name = name
@@ -67,6 +69,7 @@ class _Value:
         self.slot = None        # spill slot (symbolic)
         self.remat = None       # (mem, index) when it is a load from a constant memory
         self.home = None        # stack slot of a base pointer
+        self.pending = None     # (index in out, register): a spill store not yet written
 
     def next_use(self, pos):
         u = self.uses
@@ -83,7 +86,8 @@ class _Value:
 
 def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int = 0,
              clean_bonus: float = 2.0, remat_mems=None, pick: str = "lru",
-             isa: Isa = THUMB2, regs_in=None, regs_out=None) -> Allocation:
+             isa: Isa = THUMB2, regs_in=None, regs_out=None, recompute: bool = False,
+             remat_bonus: float = 1.0) -> Allocation:
     """``regs``: the registers to use (default: all of ``isa.allocatable``).  ``pick``: which
     free register a new value gets: 'first' (lowest name) or 'lru' (the one untouched the
     longest: fewer false dependences for the post-allocation scheduler, so reloads and spill
@@ -95,11 +99,21 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
     across a boundary, for code that continues in another allocated piece (gen/kernels/aes/
     compact_thumb2.py).  Word i of a ``regs_in`` memory is in register i at entry (its loads
     emit nothing); word i of a ``regs_out`` memory must be in register i at the end (its stores
-    emit nothing; the values stay live to the end, then a parallel move puts them in place)."""
+    emit nothing; the values stay live to the end, then a parallel move puts them in place).
+
+    ``recompute`` (gen/sched/remat.py): a spilled value is brought back by one ALU instruction
+    when its own op's operands, or two values whose XOR it is, are in registers (noted
+    ``remat vN``); its spill store is deferred (a placeholder at the eviction) and written only
+    when some reload of it cannot be recomputed, so a value recomputed at every use is never
+    stored.  ``remat_bonus``: how much further the next use of a dirty value counts when choosing
+    whom to evict if it looks recomputable then (its op or an identity from values in registers
+    now that are still live at that use)."""
     regs_in, regs_out = regs_in or {}, regs_out or {}
     regs = isa.allocatable if regs is None else regs
     remat_mems = program.constant if remat_mems is None else remat_mems
     rng = random.Random(seed)
+    defs = RM.definitions(program) if recompute else None
+    sigs = RM.linear_signatures(program) if recompute else None
     assert pick in ("first", "lru"), pick
     ops = [program.ops[i] for i in order]
     # uses of every vreg and of every base pointer ('@mem')
@@ -135,7 +149,7 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
     out: list = []
     free_slots: list = []
     n_slots = 0
-    counts = {"spills": 0, "reloads": 0, "remats": 0, "base_reloads": 0}
+    counts = {"spills": 0, "reloads": 0, "remats": 0, "base_reloads": 0, "recomputed": 0}
     used = set(pinned)
     touched: dict = {}      # register -> index in ``out`` of the last instruction naming it
     readonly: set = set()
@@ -152,6 +166,9 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
             v = reg_of[r]
             nu = v.next_use(pos)
             d = float("inf") if nu is None else (nu - pos) * (clean_bonus if v.clean else 1.0)
+            if remat_bonus != 1.0 and recompute and nu is not None and not v.clean \
+                    and _recomputable_at(v, pos, nu):
+                d *= remat_bonus
             score = (d, rng.random())
             if best_score is None or score > best_score:
                 best, best_score = r, score
@@ -162,8 +179,12 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
             else:
                 v.slot = n_slots
                 n_slots += 1
-            out.append(isa.store_slot(best, v.slot, note=f"spill {_vname(v.name)}"))
-            counts["spills"] += 1
+            if recompute:                  # written later if a reload cannot recompute it
+                v.pending = (len(out), best)
+                out.append(None)
+            else:
+                out.append(isa.store_slot(best, v.slot, note=f"spill {_vname(v.name)}"))
+                counts["spills"] += 1
         v.reg = None
         reg_of[best] = None
         return best
@@ -198,11 +219,45 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
             counts["remats"] += 1
         else:
             assert v.slot is not None, f"value {v.name} lost"
+            if recompute and _recompute(v, r, pos, locked):
+                return v.reg
+            commit(v)
             out.append(isa.load_slot(r, v.slot, note=f"reload {_vname(v.name)}"))
             counts["reloads"] += 1
         v.reg = r
         reg_of[r] = v
         return r
+
+    def commit(v):
+        """Write v's deferred spill store (at its eviction), if it has one."""
+        if v.pending is not None:
+            k, src = v.pending
+            out[k] = isa.store_slot(src, v.slot, note=f"spill {_vname(v.name)}")
+            v.pending = None
+            counts["spills"] += 1
+
+    def _recomputable_at(v, pos, nu):
+        """Could v be recomputed at its next use ``nu`` from values in registers now that are
+        still live then (a guess: they may be evicted in between)?"""
+        alive = [w.name for w in reg_of.values() if w is not None and w is not v and isinstance(w.name, int)
+                 and (w.next_use(pos) or -1) >= nu]
+        return RM.recompute_op(v.name, defs, sigs, alive) is not None
+
+    def _recompute(v, r, pos, locked):
+        """v into register r by one ALU instruction from values in registers, if one exists."""
+        held = [w.name for w in reg_of.values() if w is not None and isinstance(w.name, int)]
+        op = RM.recompute_op(v.name, defs, sigs, held)
+        if op is None:
+            return False
+        src = {w: vals[w].reg for w in op.reads()}
+        if r in src.values():               # r was chosen before: it must not hold an operand
+            return False
+        out.append(replace(isa.lower(op, lambda x: r if x == v.name else src[x], None),
+                           note=f"remat {_vname(v.name)}"))
+        counts["recomputed"] += 1
+        v.reg = r
+        reg_of[r] = v
+        return True
 
     def kill(v):
         if v.reg is not None and v.reg in reg_of:
@@ -260,10 +315,18 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
         if op.dst is not None and not uses.get(op.dst):
             kill(val(op.dst))
     if finals:
+        for v in finals.values():                       # reloaded from their slots at the end
+            if v.reg is None:
+                commit(v)
         _final_moves(finals, reg_of, pool, out, isa)
         used.update(finals)
+    if recompute:                                       # drop the spill stores never needed
+        keep = [k for k, i in enumerate(out) if i is not None]
+        new_index = {k: n for n, k in enumerate(keep)}
+        out = [out[k] for k in keep]
+        readonly = {new_index[k] for k in readonly}
     return Allocation(out, n_slots, counts["spills"], counts["reloads"], counts["remats"],
-                      counts["base_reloads"], used, frozenset(readonly))
+                      counts["base_reloads"], counts["recomputed"], used, frozenset(readonly))
 
 
 def _final_moves(finals: dict, reg_of: dict, pool, out: list, isa) -> None:
@@ -304,8 +367,11 @@ def check_allocation(program: ir.Program, order: list, alloc: Allocation, bases:
     Symbolic check, independent of any input: each register and stack slot carries the IR
     value (or base pointer) last written to it; every lowered op must read its operands' values.
     ``regs_in``/``regs_out`` as in ``allocate``: the words start in, and must end in, their
-    registers."""
+    registers.  A recomputed value (note ``remat vN``) must be one instruction, the lowering of
+    an IR op reading the values its source registers hold, that ``gen.sched.remat.proves``
+    computes vN (its own op, or an XOR identity by linear signatures derived here from the IR)."""
     regs_in, regs_out = regs_in or {}, regs_out or {}
+    defs, sigs = RM.definitions(program), RM.linear_signatures(program)
     reg_holds: dict = {spec.reg: f"{mem} pointer" for mem, spec in bases.items()}
     slot_holds: dict = {}
     ops, finals = [], {}
@@ -322,6 +388,10 @@ def check_allocation(program: ir.Program, order: list, alloc: Allocation, bases:
         if insn.note.startswith("move "):
             assert reg_holds.get(insn.srcs[0]) == insn.note[5:], (insn.text(), reg_holds.get(insn.srcs[0]))
             reg_holds[insn.dst] = insn.note[5:]
+            continue
+        if insn.note.startswith("remat "):
+            _check_recomputed(insn, reg_holds, defs, sigs, isa)
+            reg_holds[insn.dst] = insn.note[6:]
             continue
         if insn.note.startswith(("spill", "reload")):
             name = insn.note.split(" ", 1)[1]
@@ -348,3 +418,24 @@ def check_allocation(program: ir.Program, order: list, alloc: Allocation, bases:
     assert k == len(ops)
     for reg, name in finals.items():
         assert reg_holds.get(reg) == name, (reg, reg_holds.get(reg), name)
+
+
+def _check_recomputed(insn, reg_holds: dict, defs: dict, sigs: dict, isa) -> None:
+    """``insn`` (noted ``remat vN``) computes vN from the values its sources hold."""
+    name = insn.note[6:]
+    assert name.startswith("v"), insn.note
+    v = int(name[1:])
+    held = [reg_holds.get(r) for r in insn.srcs]
+    assert all(h is not None and h.startswith("v") and h[1:].isdigit() for h in held), (insn.text(), held)
+    srcs = [int(h[1:]) for h in held]
+    own = defs[v]
+    if own.kind in RM.RECOMPUTABLE and list(own.reads()) == srcs:
+        op = own
+    else:
+        assert len(srcs) == 2, (insn.text(), held)
+        op = ir.Op("eor", dst=v, a=srcs[0], b=srcs[1])
+    assert RM.proves(op, v, defs, sigs), (insn.text(), held, name)
+    regs = dict(zip(op.reads(), insn.srcs))
+    regs[v] = insn.dst
+    want = isa.lower(op, regs.__getitem__, None)
+    assert replace(want, note=insn.note) == insn, (insn.text(), want.text())

@@ -1,12 +1,22 @@
 """Evaluation orders of the Rijndael-256 linear segments (op positions inside each
 segment, see gen/kernels/rijndael256/thumb2.py build(); 'lin:<e>:<a>' = packed SR^e
-then MixColumns variant M_a). DATA written by
-`python -m gen.kernels.rijndael256.thumb2 3000 lin:1:0`, then
-`python -m gen.kernels.rijndael256.thumb2 2000 lin:0:0 lin:0:1 lin:0:2 lin:0:3 lin:0:4 lin:0:5 lin:0:6 lin:0:7`
-(simulated annealing over topological orders, aes_thumb2.search_order, cost = the
-modelled cycles of the segment alone). Any topological order is correct."""
+then MixColumns variant M_a; 'ark+sbox' = AES's AddRoundKey + S-box segment, its own
+since explore gave AES's kernels an order that costs this one cycles). Any topological order is correct.
+
+Found by simulated annealing over topological orders (gen/kernels/aes/thumb2.search_order;
+cost: the modelled cycles of the segment alone, spill code and its pipelining, or of the
+whole kernel) and by CP-SAT (gen/explore_cpsat.py). Rewritten by `slicegen explore ...
+--write-orders` (gen/explore_orders.py); HISTORY lists those runs, in order, each with
+what it changed."""
+
+HISTORY = (
+    'python -m gen.kernels.rijndael256.thumb2 3000 lin:1:0  # the lin:1:0 order (annealing, segment cost)',
+    'python -m gen.kernels.rijndael256.thumb2 2000 lin:0:0 lin:0:1 lin:0:2 lin:0:3 lin:0:4 lin:0:5 lin:0:6 lin:0:7  # the lin:0:* orders',
+    'slicegen explore rijndael256ecb-m4-fixsliced --budget 1 --seed 1 --space orders --kind=ark+sbox --iters 60 --cost kernel --write-orders  # ark+sbox: 5211 -> 5211 cycles per rijndael256ecb-m4-fixsliced call, candidate stored',
+)
 
 ORDERS = {
+    'ark+sbox': (0, 1, 4, 2, 14, 8, 3, 5, 9, 15, 19, 16, 10, 6, 12, 18, 13, 17, 7, 23, 27, 11, 20, 29, 28, 21, 31, 32, 34, 50, 25, 33, 45, 49, 22, 24, 47, 36, 44, 52, 48, 51, 38, 53, 46, 56, 57, 37, 60, 39, 42, 30, 61, 43, 55, 26, 40, 41, 35, 59, 54, 58, 63, 67, 68, 64, 69, 62, 70, 72, 73, 94, 85, 65, 71, 74, 66, 75, 79, 76, 93, 77, 78, 84, 102, 81, 83, 92, 82, 90, 100, 91, 104, 89, 107, 99, 80, 110, 98, 109, 101, 87, 86, 96, 114, 108, 113, 118, 117, 122, 119, 121, 97, 88, 95, 105, 112, 116, 115, 120, 103, 111, 128, 126, 125, 129, 106, 124, 127, 130, 123),
     'lin:0:0': (0, 1, 2, 13, 14, 3, 4, 5, 21, 22, 23, 6, 24, 25, 7, 8, 9, 10, 11, 12, 15, 16, 17, 18, 19, 20, 26),
     'lin:0:1': (2, 96, 1, 0, 6, 26, 3, 7, 8, 4, 9, 5, 10, 88, 97, 16, 11, 12, 17, 13, 18, 14, 19, 15, 20, 21, 89, 109, 22, 23, 24, 28, 29, 25, 30, 31, 27, 46, 32, 90, 123, 119, 124, 33, 34, 39, 35, 40, 36, 41, 37, 42, 38, 43, 91, 44, 45, 50, 51, 47, 52, 48, 53, 49, 54, 92, 138, 55, 56, 61, 57, 62, 58, 63, 59, 64, 60, 65, 93, 148, 152, 153, 66, 67, 72, 68, 73, 69, 74, 70, 75, 71, 76, 94, 161, 157, 162, 77, 78, 83, 79, 84, 80, 85, 81, 86, 82, 87, 95, 128, 104, 170, 105, 166, 113, 171, 114, 115, 132, 133, 134, 142, 143, 144, 98, 99, 106, 110, 116, 120, 125, 129, 135, 139, 145, 149, 154, 158, 163, 167, 172, 100, 101, 107, 111, 117, 121, 126, 130, 136, 140, 146, 150, 155, 159, 164, 168, 173, 102, 103, 108, 112, 118, 122, 127, 131, 141, 147, 151, 156, 160, 165, 169, 174, 137),
     'lin:0:2': (80, 0, 1, 5, 2, 6, 3, 4, 7, 8, 20, 72, 81, 9, 10, 14, 19, 11, 15, 12, 16, 13, 17, 73, 93, 18, 23, 24, 21, 25, 22, 26, 74, 103, 107, 108, 27, 45, 28, 32, 29, 33, 30, 34, 31, 35, 75, 112, 36, 37, 41, 38, 42, 39, 43, 40, 44, 76, 122, 46, 50, 47, 51, 48, 52, 49, 53, 77, 136, 132, 137, 54, 55, 59, 56, 60, 57, 61, 58, 62, 78, 145, 141, 146, 63, 64, 68, 65, 69, 66, 70, 67, 71, 79, 154, 88, 89, 150, 155, 97, 98, 99, 116, 117, 118, 126, 127, 128, 82, 83, 90, 94, 113, 100, 104, 109, 119, 123, 129, 133, 138, 142, 147, 151, 156, 84, 85, 91, 95, 101, 105, 110, 114, 120, 124, 130, 134, 139, 143, 148, 152, 157, 86, 87, 92, 96, 102, 106, 111, 115, 121, 125, 131, 135, 140, 144, 149, 153, 158),
