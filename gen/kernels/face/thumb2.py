@@ -18,16 +18,33 @@ def _same_op(a, b) -> bool:
     return (a.kind, a.shift, a.imm, a.mem, a.index) == (b.kind, b.shift, b.imm, b.mem, b.index)
 
 
+def _ark_start(pops, j: int):
+    """Index of AddRoundKey j in the plain kernel's ops (8 x: ld rk[8j + i], eor), or None."""
+    for k in range(len(pops) - 15):
+        if all(pops[k + 2 * i].kind == "ld" and pops[k + 2 * i].mem == "rk" and pops[k + 2 * i].index == 8 * j + i
+               and pops[k + 2 * i + 1].kind == "eor" for i in range(8)):
+            return k
+    return None
+
+
 def face_encrypt2_segments(keybits: int, slicing: str, depth: str, cached: bool = False):
     """(program, segments, rank) for FACE encrypt2: its rounds (d+1)..Nr and the final unpack are
     op for op the tail of the plain kernel's program, so they take the plain kernel's segments
-    and stored evaluation orders (gen/kernels/aes/thumb2.py ``build``); the entry decoding
-    before them is segment 0."""
+    and stored evaluation orders in the kernel's own segmentation (gen/kernels/aes/thumb2.py
+    ``build(..., ark_in_sbox=True)``: each AddRoundKey in the S-box segment after it, the orders
+    that explore tunes); the entry decoding before them is segment 0. The cached r2 kernel's
+    entry, D ^ C2, is that segmentation's AddRoundKey of round d: its loads of C2 and its EORs
+    take the ranks of the round key's loads and EORs (the loads of D beside them), in the S-box
+    segment of round d + 1 (AES-128 M4: 2,011 -> 1,971 cycles a pair, with the kernel's
+    allocation policy)."""
     prog = aes_face.face_encrypt2_ir(keybits, slicing, depth, cached)
-    plain = aes_thumb2.build(keybits, slicing)
+    plain = aes_thumb2.build(keybits, slicing, ark_in_sbox=True)
     first = int(depth[1]) + 1                      # first round computed
-    start = plain.segment.index(2 * first - 1)     # segment ids: sbox of round j = 2j - 1
     pops = plain.program.ops
+    ark = _ark_start(pops, first - 1)             # where AddRoundKey of round `first - 1` is
+    if ark is None:
+        return prog, None, None
+    start = ark + 16                               # its S-box starts after 8 loads and 8 EORs
     stores = sum(1 for op in pops[-8:] if op.kind == "st")
     if stores != 8:
         return prog, None, None
@@ -39,6 +56,12 @@ def face_encrypt2_segments(keybits: int, slicing: str, depth: str, cached: bool 
     last = plain.segment[len(pops) - 9]
     seg = [0] * head + plain.segment[start:len(pops) - 8] + [last] * xor
     rank = [None] * head + plain.rank[start:len(pops) - 8] + [None] * xor
+    if cached and head == 24 and all((prog.ops[3 * i].mem, prog.ops[3 * i + 1].mem, prog.ops[3 * i + 2].kind)
+                                     == ("e", "c2", "eor") for i in range(8)):
+        for i in range(8):                         # ld e, ld c2, eor  <->  ld rk, eor
+            r_ld, r_eor = plain.rank[ark + 2 * i], plain.rank[ark + 2 * i + 1]
+            rank[3 * i:3 * i + 3] = [r_ld, r_ld, r_eor]
+        seg[:head] = [plain.segment[ark]] * head
     return prog, seg, rank
 
 
@@ -67,7 +90,7 @@ def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: st
     # (AES-128 r2: 1976 cycles per pair in the body instead of 2082; 116 spills instead of 151)
     enc = compile_function(
         prog, f"{prefix}_face_encrypt2", ENCRYPT2_PARAMS[depth], core, seed,
-        segments=seg, rank=rank)
+        segments=seg, rank=rank, alloc_policy=aes_thumb2.ALLOC_POLICY)
     fns = {"setup": setup, "fill": fill, "encrypt2": enc}
     if depth == "r2":   # the cache's kernel: entries without C2, which it XORs in (aes_face)
         fns["encrypt2c"] = cached_encrypt2(prefix, keybits, slicing, core, seed)
@@ -100,7 +123,7 @@ def cached_encrypt2(prefix: str, keybits: int, slicing: str, core: str, seed: in
     best, best_step = None, None
     for s in range(seed, seed + CACHED_SEEDS):
         fn = compile_function(prog, f"{prefix}_face_encrypt2c", ENCRYPT2C_PARAMS, core, s,
-                              segments=seg, rank=rank)
+                              segments=seg, rank=rank, alloc_policy=aes_thumb2.ALLOC_POLICY)
         step = face_loop_text(fn, "r2", ENCRYPT2C_PARAMS)[1]
         if best_step is None or step < best_step:
             best, best_step = fn, step
