@@ -139,9 +139,9 @@ def test_gctr_equals_plain_kernel_and_cycle_target():
     assert c_r2 < 0.93 * c_off, (c_r2, c_off, 1 - c_r2 / c_off)
     assert c_r1 < 0.96 * c_off, (c_r1, c_off, 1 - c_r1 / c_off)
     # GCTR as GCM runs it (update, GHASH off; what emu/bench.py's gctr_cycles measures): r2 about
-    # 13 %, r1 about 9 % fewer cycles than off, whose plain path is the XOR-fused ctr_pairs loop
-    # too (r1 was 10 % before issue 18's recomputing allocator made that loop 20 cycles a pair
-    # faster; the FACE kernels did not change). The issue's 20 % is NOT reached: a FACE r2 pair in its loop is 21.7 % cheaper than a
+    # 14 %, r1 about 10 % fewer cycles than off, whose plain path is the XOR-fused ctr_pairs loop
+    # too (the FACE kernels take that loop's orders and allocation policy, so issue 18's
+    # recomputing allocator made both faster). The issue's 20 % is NOT reached: a FACE r2 pair in its loop is 21.7 % cheaper than a
     # plain pair in ctr_pairs' loop, but the 8 group fills of the run (metrics.kernel_cycles
     # face_fill_group, about 2.4k cycles each, 4.8 c/B) and the run's set-up, carry pair and wipe
     # take back more than a third of it.
@@ -150,7 +150,7 @@ def test_gctr_equals_plain_kernel_and_cycle_target():
     u_r2, us_r2 = r2.gctr_update(iv, 4096)
     assert us_off == us_r1 == us_r2 == _ref_keystream(off.key, iv, 4096)
     assert u_r2 < 0.88 * u_off, (u_r2, u_off, 1 - u_r2 / u_off)
-    assert u_r1 < 0.92 * u_off, (u_r1, u_off, 1 - u_r1 / u_off)
+    assert u_r1 < 0.91 * u_off, (u_r1, u_off, 1 - u_r1 / u_off)
     # the kernels alone: a one-pair FACE r2 call (XOR fused) is at least 20 % cheaper than a
     # one-pair plain call (2053 against 2627 today)
     r2.call("sg_fenc"); e = r2.cycles
