@@ -18,15 +18,6 @@ def _same_op(a, b) -> bool:
     return (a.kind, a.shift, a.imm, a.mem, a.index) == (b.kind, b.shift, b.imm, b.mem, b.index)
 
 
-def _ark_start(pops, j: int):
-    """Index of AddRoundKey j in the plain kernel's ops (8 x: ld rk[8j + i], eor), or None."""
-    for k in range(len(pops) - 15):
-        if all(pops[k + 2 * i].kind == "ld" and pops[k + 2 * i].mem == "rk" and pops[k + 2 * i].index == 8 * j + i
-               and pops[k + 2 * i + 1].kind == "eor" for i in range(8)):
-            return k
-    return None
-
-
 def face_encrypt2_segments(keybits: int, slicing: str, depth: str, cached: bool = False):
     """(program, segments, rank) for FACE encrypt2: its rounds (d+1)..Nr and the final unpack are
     op for op the tail of the plain kernel's program, so they take the plain kernel's segments
@@ -41,9 +32,10 @@ def face_encrypt2_segments(keybits: int, slicing: str, depth: str, cached: bool 
     plain = aes_thumb2.build(keybits, slicing, ark_in_sbox=True)
     first = int(depth[1]) + 1                      # first round computed
     pops = plain.program.ops
-    ark = _ark_start(pops, first - 1)             # where AddRoundKey of round `first - 1` is
-    if ark is None:
-        return prog, None, None
+    ark = plain.segment.index(2 * first - 1)       # segment ids: AddRoundKey j-1 + S-box j = 2j - 1
+    if not all(pops[ark + 2 * i].kind == "ld" and pops[ark + 2 * i].mem == "rk"
+               and pops[ark + 2 * i + 1].kind == "eor" for i in range(8)):
+        return prog, None, None                    # not 8 x (ld rk, eor) first: plain list scheduling
     start = ark + 16                               # its S-box starts after 8 loads and 8 EORs
     stores = sum(1 for op in pops[-8:] if op.kind == "st")
     if stores != 8:
