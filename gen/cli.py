@@ -147,7 +147,7 @@ def cmd_bench(args) -> int:
 
 
 def cmd_explore(args) -> int:
-    from gen import explore, explore_alloc, explore_orders
+    from gen import explore, explore_alloc, explore_circuit, explore_orders
     config, _ = resolve(args.config)
     command = f"slicegen explore {Path(args.config).name if args.config.endswith('.toml') else args.config} " \
               f"--budget {args.budget} --seed {args.seed}"
@@ -155,17 +155,27 @@ def cmd_explore(args) -> int:
         args.kind = args.kind or explore_orders.default_kind(config)
         command += f" --space orders --kind={args.kind} --iters {args.iters} --cost {args.cost}"
         command += f" --cpsat {args.cpsat:g}" if args.cpsat else ""
+        command += f" --from-op {args.from_op}" if args.from_op else ""
         command += " --write-orders" if args.write_orders else ""
-    elif args.write_orders or args.kind or args.cpsat:
-        raise ConfigError("--kind, --cpsat and --write-orders belong to --space orders")
+    else:
+        if args.kind or args.cpsat or args.from_op:
+            raise ConfigError("--kind, --cpsat and --from-op belong to --space orders")
+        if args.write_orders and args.space != "circuit":
+            raise ConfigError("--write-orders belongs to --space orders and --space circuit")
+        if args.space == "circuit":
+            command += " --space circuit" + (" --write-orders" if args.write_orders else "")
     log = Path(args.log) if args.log else None
     try:
         if args.space == "alloc":
             explore_alloc.explore(config, command + " --space alloc", args.budget, Path(args.output), args.jobs, log,
                                   args.resume, args.scheduler)
+        elif args.space == "circuit":
+            explore_circuit.explore(config, command, args.budget, Path(args.output), args.jobs, log, args.resume,
+                                    args.scheduler, args.write_orders)
         elif args.space == "orders":
             explore_orders.explore(config, command, args.kind, args.iters, args.cost, args.budget,
-                                   args.seed, Path(args.output), args.jobs, log, args.resume, args.scheduler, args.write_orders, args.cpsat)
+                                   args.seed, Path(args.output), args.jobs, log, args.resume, args.scheduler, args.write_orders, args.cpsat,
+                                   args.from_op)
         else:
             explore.explore(config, command, args.budget, args.seed, Path(args.output), args.jobs, log,
                             args.resume, args.scheduler)
@@ -206,10 +216,11 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("-o", "--output", default="explored", help="output folder (default: explored)")
     s.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="score candidates on this Dask cluster (dask.distributed) instead of --jobs processes")
-    s.add_argument("--space", choices=("seeds", "orders", "alloc"), default="seeds",
+    s.add_argument("--space", choices=("seeds", "orders", "alloc", "circuit"), default="seeds",
                    help="seeds: tie-break seeds of the scheduler (every scheduled kernel); orders: annealing "
                         "chains over one segment's evaluation order (the AES and Rijndael-256 kernels); alloc: "
-                        "the register allocator's eviction knobs (the AES kernel; --budget policies)")
+                        "the register allocator's eviction knobs (the AES kernel; --budget policies); circuit: "
+                        "the AES encrypt2 kernel's S-box circuit (every proven one; --budget after the stored)")
     s.add_argument("--kind", help="--space orders: the segment kind (default ark+sbox, Rijndael-256: its first linear kind)")
     s.add_argument("--iters", type=int, default=200, help="--space orders: annealing steps per chain (default 200)")
     s.add_argument("--cost", choices=("segment", "kernel"), default="segment",
@@ -217,9 +228,12 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--cpsat", type=float, metavar="TIME",
                    help="--space orders: also the order of least register pressure by OR-Tools CP-SAT, within this "
                         "deterministic time (reproducible); --budget 0 for CP-SAT alone")
+    s.add_argument("--from-op", type=int, default=0, metavar="N",
+                   help="--space orders: only the segment's ops from N on move (another S-box circuit's order "
+                        "keeps the top and middle it shares with the reference one: ark+sbox@bpc113 --from-op 80)")
     s.add_argument("--write-orders", action="store_true",
                    help="--space orders: rewrite the kernel's orders file (gen/kernels/aes/thumb2_orders.py, "
-                        "gen/kernels/rijndael256/thumb2_orders.py) with the winner")
+                        "gen/kernels/rijndael256/thumb2_orders.py) with the winner; --space circuit: its CIRCUIT")
     s.set_defaults(func=cmd_explore)
     return p
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Callable
 
 from gen import ir
+from gen.circuits import aes_sbox
 from gen.config import Config
 from gen.errors import ConfigError
 from gen.ir import Program
@@ -47,6 +48,7 @@ class Family:
     program: Callable[[Config], Program]      # the kernel's IR (what Unicorn must agree with)
     path: Path                                # its orders file
     what: str                                 # first lines of that file's docstring
+    circuit: Callable[[], str | None] = lambda: None   # the S-box circuit its file names (AES)
 
 
 def _aes_kinds(config: Config) -> list:
@@ -54,7 +56,22 @@ def _aes_kinds(config: Config) -> list:
     kernel has its own 'loop:ark+sbox')."""
     ks = aes_thumb2.segment_kinds(8 * config.spec.key_bytes, config.slicing)
     looped = config.objective == "size" and config.face == "off"
-    return sorted({"loop:ark+sbox" if looped else "ark+sbox", ks[-1]} | {"-" + k for k in ks[:-1]})
+    sbox = {"loop:ark+sbox"} if looped else {aes_thumb2.sbox_kind(c) for c in aes_sbox.CIRCUITS}
+    return sorted(sbox | {ks[-1]} | {"-" + k for k in ks[:-1]})
+
+
+@contextmanager
+def kernel_circuit(kind: str):
+    """'ark+sbox@NAME' is the S-box segment of circuit NAME, 'ark+sbox' the reference circuit's:
+    inside the block the encrypt2 kernel (and the IR it is checked against) uses that circuit,
+    whatever CIRCUIT stores, so a circuit's order can be searched before (or after) `--space
+    circuit` chooses another."""
+    base, circuit = aes_thumb2.kind_circuit(kind)
+    if base != "ark+sbox":
+        yield
+        return
+    with aes_thumb2.using_circuit(circuit):
+        yield
 
 
 @dataclass
@@ -96,8 +113,12 @@ def _swapped(table: dict, new: dict):
 
 
 def _aes_program(config: Config) -> Program:
+    """The IR the kernel of ``_aes_compile`` computes (the looped kernel keeps the reference S-box
+    circuit; the encrypt2 kernels use the stored choice, aes_thumb2.CIRCUIT)."""
     bits = 8 * config.spec.key_bytes
-    return aes_thumb2.build(bits, config.slicing, xor=config.objective != "speed" and config.face == "off").program
+    looped = config.objective == "size" and config.face == "off"
+    return aes_thumb2.build(bits, config.slicing, xor=config.objective != "speed" and config.face == "off",
+                            circuit=aes_sbox.DEFAULT if looped else aes_thumb2.CIRCUIT).program
 
 
 def figures(config: Config, c) -> dict:
@@ -119,7 +140,10 @@ AES = Family(
          "see gen/kernels/aes/thumb2.py build(); 'ark+sbox' = AddRoundKey + S-box, '-lin:..' = a\n"
          "linear segment without its AddRoundKey; 'fill:ark+sbox' = the FACE fill's, its own since\n"
          "explore changed the kernel's: gen/kernels/face/thumb2.py; 'loop:ark+sbox' = the size\n"
-         "objective's looped kernel's, gen/kernels/aes/compact_thumb2.py).")
+         "objective's looped kernel's, gen/kernels/aes/compact_thumb2.py; 'ark+sbox@bpc113' = the\n"
+         "S-box segment with the other proven circuit, gen/circuits/aes_sbox.py). CIRCUIT = the\n"
+         "encrypt2 kernels' S-box circuit (`slicegen explore --space circuit`, gen/explore_circuit.py).",
+    circuit=lambda: aes_thumb2.CIRCUIT)
 
 
 def _r256():
@@ -174,16 +198,20 @@ def default_kind(config: Config) -> str:
     ks = kinds(config)
     if family(config) is RIJNDAEL256:
         return next(k for k in ks if k != "ark+sbox")
-    return next((k for k in ks if k.endswith("ark+sbox")), ks[0])
+    mine = aes_thumb2.sbox_kind(aes_thumb2.CIRCUIT)
+    return mine if mine in ks else next((k for k in ks if k.endswith("ark+sbox")), ks[0])
 
 
-def check(config: Config, kind: str, iters: int, cost: str) -> None:
+def check(config: Config, kind: str, iters: int, cost: str, first: int = 0) -> None:
     if kind not in kinds(config):
         raise ConfigError(f"--kind {kind}: {config.name}'s kernel has segments {', '.join(kinds(config))}")
     if cost not in COSTS:
         raise ConfigError(f"--cost {cost}: one of {', '.join(COSTS)}")
     if not 1 <= iters <= 10**6:
         raise ConfigError("--iters must be between 1 and 1000000")
+    n = len(family(config).segment_program(kind).ops) - 16
+    if not 0 <= first < n:
+        raise ConfigError(f"--from-op {first}: {kind} has ops 0..{n - 1}")
 
 
 def stored(kind: str, fam: Family = AES) -> tuple:
@@ -193,6 +221,9 @@ def stored(kind: str, fam: Family = AES) -> tuple:
         return tuple(orders[kind])
     if kind.startswith("loop:"):                    # the looped kernel's, before it has its own
         return tuple(orders[kind[5:]])
+    if "@" in kind:                                 # another S-box circuit before its first order:
+        base, circuit = aes_thumb2.kind_circuit(kind)   # the reference circuit's, transplanted
+        return aes_thumb2.transplant(orders[base], circuit)
     full = orders[kind[1:]]
     return tuple(aes_thumb2._filtered(full, len(full)))
 
@@ -236,19 +267,27 @@ def runs_like_the_ir(config: Config, c, cases: int = 2, seed: int = 1) -> bool:
     return True
 
 
-def chain(config: Config, kind: str, iters: int, cost: str, seed: int) -> tuple:
-    """One annealing chain from the stored order -> the best order it met."""
+def chain(config: Config, kind: str, iters: int, cost: str, seed: int, first: int = 0) -> tuple:
+    """One annealing chain from the stored order -> the best order it met (``first``: only the
+    segment's ops from that one on move)."""
     fam = family(config)
     start, prog = stored(kind, fam), fam.segment_program(kind)
     if cost == "segment":
-        return aes_thumb2.search_order(kind, iters, seed=seed, start=start, cost="cycles", prog=prog)
-    return aes_thumb2.search_order(kind, iters, seed=seed, start=start, prog=prog,
+        return aes_thumb2.search_order(kind, iters, seed=seed, start=start, cost="cycles", prog=prog, first=first)
+    return aes_thumb2.search_order(kind, iters, seed=seed, start=start, prog=prog, first=first,
                                    cost=lambda _, order: compiled(config, kind, order).cycles)
 
 
-def score(config: Config, kind: str, iters: int, cost: str, cpsat: float | None, candidate) -> dict:
+def score(config: Config, kind: str, iters: int, cost: str, cpsat: float | None, *rest) -> dict:
     """One candidate's log line: the chain's order (or the stored one, or CP-SAT's), its segment
-    and whole-kernel cycles, and whether the kernel with it runs like the IR in Unicorn (``valid``)."""
+    and whole-kernel cycles, and whether the kernel with it runs like the IR in Unicorn (``valid``).
+    ``rest``: (candidate,) or (first, candidate), ``first`` as in ``chain``."""
+    first, candidate = (0, rest[0]) if len(rest) == 1 else rest
+    with kernel_circuit(kind):
+        return _score(config, kind, iters, cost, cpsat, candidate, first)
+
+
+def _score(config: Config, kind: str, iters: int, cost: str, cpsat: float | None, candidate, first: int) -> dict:
     from gen.explore import worker_name
     t0 = time.perf_counter()
     fam = family(config)
@@ -261,17 +300,18 @@ def score(config: Config, kind: str, iters: int, cost: str, cpsat: float | None,
         extra = {"maxlive": live, "maxlive_bound": bound, "status": status,
                  "stored_maxlive": maxlive(fam.segment_program(kind), stored(kind, fam))}
     else:
-        order = chain(config, kind, iters, cost, candidate)
+        order = chain(config, kind, iters, cost, candidate, first)
     c = compiled(config, kind, order)
-    return {"config": config.name, "search": search_name(kind, iters, cost, cpsat), "candidate": candidate, **extra,
+    return {"config": config.name, "search": search_name(kind, iters, cost, cpsat, first), "candidate": candidate, **extra,
             **figures(config, c), "segment_cycles": aes_thumb2.order_cycles(fam.segment_program(kind), order,
                                                                             config.target),
             "valid": runs_like_the_ir(config, c),
             "order": list(order), "worker": worker_name(), "seconds": round(time.perf_counter() - t0, 3)}
 
 
-def search_name(kind: str, iters: int, cost: str, cpsat: float | None = None) -> str:
-    return f"orders {kind} cost={cost} iters={iters}" + (f" cpsat={cpsat:g}" if cpsat else "")
+def search_name(kind: str, iters: int, cost: str, cpsat: float | None = None, first: int = 0) -> str:
+    return (f"orders {kind} cost={cost} iters={iters}" + (f" cpsat={cpsat:g}" if cpsat else "")
+            + (f" from-op={first}" if first else ""))
 
 
 def best(lines: list[dict]) -> dict:
@@ -295,7 +335,7 @@ def using(fam: Family, kind: str, order):
             orders[kind] = old
 
 
-def orders_text(fam: Family, found: dict, history: tuple) -> str:
+def orders_text(fam: Family, found: dict, history: tuple, circuit: str | None = None) -> str:
     """An orders file: its header and ``HISTORY`` name the commands that wrote it, in order (run
     one after the other from the orders before the first, they give this file again)."""
     head = (f'"""{fam.what} Any topological order is correct.\n\n'
@@ -304,7 +344,9 @@ def orders_text(fam: Family, found: dict, history: tuple) -> str:
             'whole kernel) and by CP-SAT (gen/explore_cpsat.py). Rewritten by `slicegen explore ...\n'
             '--write-orders` (gen/explore_orders.py); HISTORY lists those runs, in order, each with\n'
             'what it changed."""\n\n')
+    circuit = fam.circuit() if circuit is None else circuit
     return (head + "HISTORY = (\n" + "".join(f"    {h!r},\n" for h in history) + ")\n\n"
+            + (f"CIRCUIT = {circuit!r}\n\n" if circuit else "")
             + "ORDERS = {\n" + "".join(f"    {k!r}: {tuple(found[k])!r},\n" for k in sorted(found)) + "}\n")
 
 
@@ -316,14 +358,17 @@ def history(path: Path) -> tuple:
     return tuple(space.get("HISTORY", ()))
 
 
-def write_orders(fam: Family, kind: str, order, command: str, what: str, path: Path | None = None) -> Path:
-    """The family's orders file (or ``path``) with ``order`` for ``kind``, its other kinds as stored,
-    ``command  # what`` added to its HISTORY."""
+def write_orders(fam: Family, kind: str | None, order, command: str, what: str, path: Path | None = None,
+                 circuit: str | None = None) -> Path:
+    """The family's orders file (or ``path``) with ``order`` for ``kind`` (none: ``kind`` None), its
+    other kinds as stored, ``circuit`` as its CIRCUIT (default: as stored), ``command  # what``
+    added to its HISTORY."""
     path = fam.path if path is None else path
     orders = fam.orders()
     found = {k: orders[k] for k in fam.own()}
-    found[kind] = tuple(order)
-    path.write_text(orders_text(fam, found, history(path) + (f"{command}  # {what}",)))
+    if kind is not None:
+        found[kind] = tuple(order)
+    path.write_text(orders_text(fam, found, history(path) + (f"{command}  # {what}",), circuit))
     return path
 
 
@@ -333,7 +378,13 @@ def effect(fam: Family, kind: str, order, configs=None) -> list[tuple]:
     Beside the family's own kernels this covers those that read AES's orders file too: the size
     objective's looped kernel (its pair segments), the FACE functions (fill, encrypt2 and for r2 the
     cached kernel and the s planes; the fill keeps 'fill:ark+sbox' when it has one) and, for
-    'ark+sbox', Rijndael-256's kernels (its S-box segment is AES's)."""
+    'ark+sbox', Rijndael-256's kernels (its S-box segment is AES's). An S-box kind is priced with its
+    own circuit (``kernel_circuit``): 'ark+sbox' moves the encrypt2 kernels as if bp115 were chosen."""
+    with kernel_circuit(kind):
+        return _effect(fam, kind, order, configs)
+
+
+def _effect(fam: Family, kind: str, order, configs=None) -> list[tuple]:
     from gen import presets
     seen, out = set(), []
     for config in presets.all_presets() if configs is None else configs:
@@ -345,8 +396,8 @@ def effect(fam: Family, kind: str, order, configs=None) -> list[tuple]:
             continue
         sliced = config.slicing if config.spec.family == "aes" else config.shiftrows
         readers = []            # functions: the live orders table -> {name suffix: cycles}
-        if own and (config.cipher, sliced, config.target) not in seen:
-            seen.add((config.cipher, sliced, config.target))
+        if own and (config.cipher, sliced, config.target, config.objective) not in seen:
+            seen.add((config.cipher, sliced, config.target, config.objective))   # balanced: XOR-fused
             readers.append(lambda orders, config=config: {"": fam.compile(config, orders).cycles})
         if fam is AES and (config.cipher, sliced, config.target, config.face, config.objective) not in seen:
             seen.add((config.cipher, sliced, config.target, config.face, config.objective))
@@ -391,15 +442,17 @@ def candidates(budget: int, first_seed: int, cpsat: float | None = None) -> list
 
 def search(config: Config, kind: str, iters: int, cost: str, budget: int, first_seed: int, jobs: int = 1,
            log: Path | None = None, resume: bool = False, say=lambda done, total, line: None,
-           scheduler=None, cpsat: float | None = None) -> list[dict]:
-    """``budget`` annealing chains (0 allowed when ``cpsat``, the CP-SAT deterministic time limit, is given)."""
+           scheduler=None, cpsat: float | None = None, first: int = 0) -> list[dict]:
+    """``budget`` annealing chains (0 allowed when ``cpsat``, the CP-SAT deterministic time limit, is given);
+    ``first``: only the segment's ops from that one on move (chain)."""
     from gen import explore
-    check(config, kind, iters, cost)
+    check(config, kind, iters, cost, first)
     if cpsat is not None and not 0 < cpsat <= 3600:
         raise ConfigError("--cpsat must be a deterministic time limit in (0, 3600]")
     explore.check(config, max(budget, 1) if cpsat else budget, first_seed, jobs, scheduler)
-    return explore.run(config, candidates(budget, first_seed, cpsat), score, (kind, iters, cost, cpsat), jobs,
-                       log, resume, say, scheduler, search_name(kind, iters, cost, cpsat))
+    extra = (kind, iters, cost, cpsat) + ((first,) if first else ())
+    return explore.run(config, candidates(budget, first_seed, cpsat), score, extra, jobs,
+                       log, resume, say, scheduler, search_name(kind, iters, cost, cpsat, first))
 
 
 def table(rows: list[tuple]) -> str:
@@ -431,7 +484,7 @@ def finish(config: Config, command: str, out_dir: Path, log: Path, lines: list[d
 
 def explore(config: Config, command: str, kind: str, iters: int, cost: str, budget: int, first_seed: int,
             out_dir: Path, jobs: int = 1, log: Path | None = None, resume: bool = False, scheduler=None,
-            write: Path | bool | None = None, cpsat: float | None = None):
+            write: Path | bool | None = None, cpsat: float | None = None, first: int = 0):
     """Search, build the winner through the whole pipeline (with its order), write the drop;
     with ``write``, also the orders file (``True``: the family's own; the winner's order for
     ``kind``, the others as stored)."""
@@ -440,7 +493,7 @@ def explore(config: Config, command: str, kind: str, iters: int, cost: str, budg
     log = log if log is not None else out_dir / f"explore-{config.name}-orders.jsonl"
     bar = Bar(f"{config.name}: {kind} chains")
     try:
-        lines = search(config, kind, iters, cost, budget, first_seed, jobs, log, resume, bar, scheduler, cpsat)
+        lines = search(config, kind, iters, cost, budget, first_seed, jobs, log, resume, bar, scheduler, cpsat, first)
     finally:
         bar.close()
     winner, base, fam = best(lines), lines[0], family(config)
@@ -448,7 +501,7 @@ def explore(config: Config, command: str, kind: str, iters: int, cost: str, budg
         (str(line["candidate"]), str(line["cycles"]), str(line["segment_cycles"]), "yes" if line["valid"] else "NO",
          ", ".join((["best"] if line is winner else []) + (["baseline"] if line["candidate"] == BASELINE else [])))
         for line in lines]
-    with using(fam, kind, winner["order"]):
+    with using(fam, kind, winner["order"]), kernel_circuit(kind):
         result = finish(config, command, out_dir, log, lines, winner, rows,
                         f"{config.name}: {budget} annealing chains of {iters} steps on {kind} (cost {cost}); best "
                         f"{winner['candidate']}: {winner['cycles']} cycles per call; the stored order: {base['cycles']}")

@@ -8,7 +8,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 #: the pipeline and the commands (they call the generator and the emulator, DESIGN.md)
 PIPELINE = {"gen.build", "gen.cli", "gen.bench_cli", "gen.explore", "gen.__main__",
-            "gen.explore_orders", "gen.explore_alloc"}   # explore's spaces run candidates in Unicorn
+            "gen.explore_orders", "gen.explore_alloc", "gen.explore_circuit"}   # explore's spaces run candidates in Unicorn
 
 
 def _module_name(path: Path) -> str:

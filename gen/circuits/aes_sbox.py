@@ -1,8 +1,15 @@
-"""The AES S-box as a straight-line Boolean circuit, kept as data.
+"""The AES S-box as straight-line Boolean circuits, kept as data: two proven circuits.
 
-Source of the gate list: J. Boyar and R. Peralta, "A new combinational logic minimization
+``bp115`` (``GATES``): J. Boyar and R. Peralta, "A new combinational logic minimization
 technique with applications to cryptology", SEA 2010 (LNCS 6049), the 115-gate circuit
-(32 AND, 79 XOR, 4 XNOR).  The gates are facts from that paper; the layout below is ours.
+(32 AND, 79 XOR, 4 XNOR).
+``bpc113`` (``GATES_BPC113``): the Circuit Minimization Team's straight-line program SLP_AES_113
+(J. Boyar, R. Peralta and C. Calik, www.cs.yale.edu/homes/peralta/CircuitStuff/SLP_AES_113.txt;
+113 gates: 32 AND, 77 XOR, 4 XNOR, depth 27): the same top layer and non-linear middle, a bottom
+linear layer two XORs shorter.
+The gates are facts from those sources; the layout below is ours.  Which circuit a kernel uses
+is a choice scored by cycles (`slicegen explore --space circuit`, gen/explore_circuit.py): fewer
+gates do not always mean fewer cycles once the register allocator has to spill.
 
 Bit order: input ``x0`` is the most significant bit of the byte (bit 7) and ``x7`` the least
 significant (bit 0); likewise output ``s0`` is bit 7 and ``s7`` bit 0.
@@ -66,6 +73,36 @@ GATES: tuple[tuple[str, str, str, str], ...] = (
     ("s5", "xor", "t47", "t65"), ("s1", "xnor", "t64", "s3"), ("s2", "xnor", "t55", "t67"),
 )
 
+BOTTOM_BPC113: tuple[tuple[str, str, str, str], ...] = (
+    ("u1", "xor", "z15", "z16"), ("u2", "xor", "z10", "u1"), ("u3", "xor", "z9", "u2"),
+    ("u4", "xor", "z0", "z2"), ("u5", "xor", "z1", "z0"), ("u6", "xor", "z3", "z4"),
+    ("u7", "xor", "z12", "u4"), ("u8", "xor", "z7", "u6"), ("u9", "xor", "z8", "u7"),
+    ("u10", "xor", "u8", "u9"), ("u11", "xor", "u6", "u5"), ("u12", "xor", "z3", "z5"),
+    ("u13", "xor", "z13", "u1"), ("u14", "xor", "u4", "u12"), ("s3", "xor", "u3", "u11"),
+    ("u16", "xor", "z6", "u8"), ("u17", "xor", "z14", "u10"), ("u18", "xor", "u13", "u14"),
+    ("s7", "xnor", "z12", "u18"), ("u20", "xor", "z15", "u16"), ("u21", "xor", "u2", "z11"),
+    ("s0", "xor", "u3", "u16"), ("s6", "xnor", "u10", "u18"), ("s4", "xor", "u14", "s3"),
+    ("s1", "xnor", "s3", "u16"), ("u26", "xor", "u17", "u20"), ("s2", "xnor", "u26", "z17"),
+    ("s5", "xor", "u21", "u17"),
+)
+
+#: SLP_AES_113 (see the module docstring): GATES up to its bottom layer (top layer and middle,
+#: y*, t0..t45, z0..z17, gate for gate), then its own bottom layer (26 XOR, 4 XNOR -> 24 + 4)
+GATES_BPC113 = GATES[:[g[0] for g in GATES].index("t46")] + BOTTOM_BPC113
+
+#: the proven circuits by name; ``DEFAULT`` is the cipher's reference gate list (GATES)
+CIRCUITS = {"bp115": GATES, "bpc113": GATES_BPC113}
+DEFAULT = "bp115"
+SOURCES = {"bp115": "Boyar & Peralta, SEA 2010, 115 gates",
+           "bpc113": "Boyar, Peralta & Calik, SLP_AES_113 (Circuit Minimization Team), 113 gates"}
+
+
+def circuit_gates(circuit: str) -> tuple:
+    if circuit not in CIRCUITS:
+        raise ValueError(f"unknown AES S-box circuit {circuit!r} (known: {', '.join(CIRCUITS)})")
+    return CIRCUITS[circuit]
+
+
 # Rematerialisation (ours, checked by ``check``): the bottom AND gates z0..z17 read 18 linear
 # values of the top layer, which a register-starved kernel must keep across the inversion in
 # the middle.  Each entry (y, a, b) is an identity y = a ^ b between those values (true for
@@ -79,15 +116,17 @@ REMAT: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def gates(remat=()) -> tuple[tuple[str, str, str, str], ...]:
-    """GATES, or with the REMAT entries named in ``remat`` recomputed before the first z gate."""
+def gates(remat=(), circuit: str = DEFAULT) -> tuple[tuple[str, str, str, str], ...]:
+    """The circuit's gates, or with the REMAT entries named in ``remat`` recomputed before the
+    first z gate (the top layer REMAT reads is the same in every circuit)."""
     remat = set(remat)
     assert remat <= {y for y, _, _ in REMAT}, remat
+    base = circuit_gates(circuit)
     if not remat:
-        return GATES
+        return base
     out, done = [], set()
     prime = lambda n: n + "'" if n in done else n
-    for g in GATES:
+    for g in base:
         if g[0] == "z0":
             for y, a, b in REMAT:
                 if y in remat:
@@ -101,24 +140,25 @@ def gates(remat=()) -> tuple[tuple[str, str, str, str], ...]:
 
 # The constant the XNOR gates contribute, as a byte (bit i of the S-box output).
 NOT_MASK = sum(1 << (7 - int(dst[1:])) for dst, op, _, _ in GATES if op == "xnor")
+assert all(sum(1 << (7 - int(d[1:])) for d, op, _, _ in g if op == "xnor") == NOT_MASK for g in CIRCUITS.values())
 
 
 def emit(gate: Callable[[str, object, object], object], inputs: dict[str, object],
-         fold_nots: bool = True, remat=()) -> dict[str, object]:
+         fold_nots: bool = True, remat=(), circuit: str = DEFAULT) -> dict[str, object]:
     """Walk the gate list, calling ``gate(op, a, b)`` for each gate ('xor' | 'and' | 'xnor').
 
     With ``fold_nots`` every XNOR is handed out as 'xor' (the caller folds NOT_MASK elsewhere).
     Returns the values of ``s0..s7``.  Used by the kernels (IR emission) and the checks below.
     """
     env = dict(inputs)
-    for dst, op, a, b in gates(remat):
+    for dst, op, a, b in gates(remat, circuit):
         if fold_nots and op == "xnor":
             op = "xor"
         env[dst] = gate(op, env[a], env[b])
     return {name: env[name] for name in OUTPUTS}
 
 
-def eval_byte(x: int, fold_nots: bool = False, remat=()) -> int:
+def eval_byte(x: int, fold_nots: bool = False, remat=(), circuit: str = DEFAULT) -> int:
     """Evaluate the circuit on one byte (bit-level, Python ints)."""
     def gate(op, a, b):
         if op == "and":
@@ -126,7 +166,7 @@ def eval_byte(x: int, fold_nots: bool = False, remat=()) -> int:
         v = a ^ b
         return v ^ 1 if op == "xnor" else v
     ins = {f"x{i}": (x >> (7 - i)) & 1 for i in range(8)}
-    outs = emit(gate, ins, fold_nots=fold_nots, remat=remat)
+    outs = emit(gate, ins, fold_nots=fold_nots, remat=remat, circuit=circuit)
     return sum(outs[f"s{i}"] << (7 - i) for i in range(8))
 
 
@@ -159,15 +199,20 @@ def sbox_reference(x: int) -> int:
     return b ^ rotl(b, 1) ^ rotl(b, 2) ^ rotl(b, 3) ^ rotl(b, 4) ^ 0x63
 
 
-def check() -> list[int]:
+def check(circuit: str = DEFAULT) -> list[int]:
     """Inputs where the circuit disagrees with the reference (empty list = correct)."""
     full = [y for y, _, _ in REMAT]
+    ev = lambda x, **kw: eval_byte(x, circuit=circuit, **kw)
     return [x for x in range(256)
-            if eval_byte(x) != sbox_reference(x)
-            or eval_byte(x, fold_nots=True) != sbox_reference(x) ^ NOT_MASK
-            or eval_byte(x, remat=full) != sbox_reference(x)
-            or any(eval_byte(x, fold_nots=True, remat=full[:k]) != sbox_reference(x) ^ NOT_MASK
+            if ev(x) != sbox_reference(x)
+            or ev(x, fold_nots=True) != sbox_reference(x) ^ NOT_MASK
+            or ev(x, remat=full) != sbox_reference(x)
+            or any(ev(x, fold_nots=True, remat=full[:k]) != sbox_reference(x) ^ NOT_MASK
                    for k in range(1, len(full)))]
 
 
-GATE_COUNTS = {op: sum(1 for g in GATES if g[1] == op) for op in ("xor", "xnor", "and")}
+def gate_counts(circuit: str = DEFAULT) -> dict:
+    return {op: sum(1 for g in circuit_gates(circuit) if g[1] == op) for op in ("xor", "xnor", "and")}
+
+
+GATE_COUNTS = gate_counts()

@@ -17,8 +17,9 @@ pre-permuted as ``SR^-a_j(K_j)`` (gen/kernels/aes/keyschedule.py).
   even rounds an explicit packed SR^2 (nibble swap in rows 1 and 3) followed by M_0; the final
   alignment 2 is fixed after unpacking like ffs.  Two variants only: smaller code, more ops.
 
-The S-box is the Boyar-Peralta circuit without its four NOTs (gen/circuits/aes_sbox.py); their
-constant 0x63 survives ShiftRows/MixColumns unchanged and is folded into round keys 1..Nr.
+The S-box is a proven Boolean circuit without its four NOTs (gen/circuits/aes_sbox.py: the
+Boyar-Peralta 115-gate one by default, ``circuit`` picks another); their constant 0x63 survives
+ShiftRows/MixColumns unchanged and is folded into round keys 1..Nr.
 
 Memories: ``in`` (8 words: little-endian words of the 32 input bytes, block 0 first), ``rk``
 (8 * (Nr + 1) words, see aes_keyschedule), ``out`` (8 words, same order as ``in``).  All input
@@ -86,12 +87,13 @@ def emit_unpack(b: Builder, planes: list[int]) -> list[int]:
 SBOX_REMAT: tuple = ()
 
 
-def emit_sbox(b: Builder, planes: list[int]) -> list[int]:
-    """Bitsliced S-box, NOTs folded (computes S(x) ^ 0x63 per byte); plane i = bit i."""
+def emit_sbox(b: Builder, planes: list[int], circuit: str = aes_sbox.DEFAULT) -> list[int]:
+    """Bitsliced S-box, NOTs folded (computes S(x) ^ 0x63 per byte); plane i = bit i;
+    ``circuit``: one of aes_sbox.CIRCUITS."""
     def gate(op, x, y):
         return b.and_(x, y) if op == "and" else b.eor(x, y)
     outs = aes_sbox.emit(gate, {f"x{i}": planes[7 - i] for i in range(8)}, fold_nots=True,
-                         remat=SBOX_REMAT)
+                         remat=SBOX_REMAT, circuit=circuit)
     return [outs[f"s{7 - i}"] for i in range(8)]
 
 
@@ -149,8 +151,9 @@ def emit_add_round_key(b: Builder, q: list[int], j: int) -> list[int]:
     return [b.eor(x, b.ld("rk", 8 * j + i)) for i, x in enumerate(q)]
 
 
-def encrypt2_ir(keybits: int, slicing: str) -> Program:
-    """IR program: out[0..7] = AES-Enc(rk, in[0..7]) for two blocks (see module docstring)."""
+def encrypt2_ir(keybits: int, slicing: str, circuit: str = aes_sbox.DEFAULT) -> Program:
+    """IR program: out[0..7] = AES-Enc(rk, in[0..7]) for two blocks (see module docstring), with
+    the S-box ``circuit`` (aes_sbox.CIRCUITS)."""
     nr = check_args(keybits, slicing)
     al = alignments(nr, slicing)
     b = Builder(f"aes{keybits}_{slicing}_encrypt2")
@@ -160,7 +163,7 @@ def encrypt2_ir(keybits: int, slicing: str) -> Program:
     words = [b.ld("in", i) for i in range(8)]
     q = emit_add_round_key(b, emit_pack(b, words), 0)
     for j in range(1, nr + 1):
-        q = emit_sbox(b, q)
+        q = emit_sbox(b, q, circuit)
         e = (al[j - 1] + 1 - al[j]) % 4
         assert e in (0, 2), (slicing, j, e)
         if e == 2:

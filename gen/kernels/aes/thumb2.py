@@ -8,7 +8,10 @@ file-scope ``__asm__`` block, plus the measured figures (``AesCode.stats['thumb2
 Pipeline (nothing here is a cipher as text):
 
 1. IR: the same emitters as gen/kernels/aes/fixsliced.encrypt2_ir (the program is checked to
-   be identical op for op), with the op ranges of every round's S-box recorded.
+   be identical op for op), with the op ranges of every round's S-box recorded.  The S-box
+   circuit is ``CIRCUIT`` of the orders file (one of gen/circuits/aes_sbox.CIRCUITS, chosen by
+   `slicegen explore --space circuit`); a circuit other than the reference one has its own
+   S-box order ('ark+sbox@NAME').
 2. Order (gen/sched/listsched.schedule): the program is cut into segments - packing, then
    per round the AddRoundKey that feeds the S-box together with the S-box ('ark+sbox': the
    stored order interleaves the round-key loads with the S-box's first XORs, so spill stores
@@ -51,6 +54,7 @@ from __future__ import annotations
 
 import math
 import random
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from gen.backends import c_backend
@@ -62,12 +66,40 @@ from gen.kernels.aes import keyschedule as aes_keyschedule
 from gen.sched import listsched, regalloc, reload_pairs, strd_pairs
 
 CORES = ("cortex-m4", "cortex-m3")
-N_GATES = len(aes_sbox.GATES)
-
 try:    # evaluation orders, written by `slicegen explore --space orders --write-orders` (gen/explore_orders.py)
     from gen.kernels.aes.thumb2_orders import ORDERS
 except ImportError:       # pragma: no cover - before the first search
     ORDERS: dict = {}
+try:    # the kernel's S-box circuit, written by `slicegen explore --space circuit --write-orders`
+    from gen.kernels.aes.thumb2_orders import CIRCUIT
+except ImportError:       # pragma: no cover - an orders file from before the choice
+    CIRCUIT = aes_sbox.DEFAULT
+
+
+def sbox_kind(circuit: str, base: str = "ark+sbox") -> str:
+    """The orders key of an S-box segment evaluated with ``circuit``: the base kind for the
+    reference circuit (aes_sbox.DEFAULT), 'base@circuit' for another (its ops are other ops)."""
+    aes_sbox.circuit_gates(circuit)
+    return base if circuit == aes_sbox.DEFAULT else f"{base}@{circuit}"
+
+
+@contextmanager
+def using_circuit(circuit: str):
+    """The encrypt2 kernels (and their IR, build's default in compile_encrypt2) use ``circuit``
+    inside the block, whatever the orders file's CIRCUIT says (explore scores a choice with it)."""
+    global CIRCUIT
+    aes_sbox.circuit_gates(circuit)
+    old, CIRCUIT = CIRCUIT, circuit
+    try:
+        yield
+    finally:
+        CIRCUIT = old
+
+
+def kind_circuit(kind: str) -> tuple[str, str]:
+    """(base kind, circuit) of an orders key (sbox_kind's inverse)."""
+    base, _, circuit = kind.partition("@")
+    return base, circuit or aes_sbox.DEFAULT
 
 #: the frame: r0 (rk), r1 (out) and r2 (in) are pushed with the callee-saved registers, so
 #: all three pointers have a home on the stack and all 14 registers r0-r12, lr hold values
@@ -137,7 +169,8 @@ def _filtered(order, n: int):
     return tuple(g for g in order if g < n - ARK_OPS) if order else order
 
 
-def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False, xor: bool = False) -> Segmented:
+def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False, xor: bool = False,
+          circuit: str = aes_sbox.DEFAULT) -> Segmented:
     """encrypt2_ir with segment marks (see module docstring); ``orders`` maps a segment kind
     ('sbox', 'lin:...') to a fixed order of its ops (default ORDERS).
 
@@ -148,7 +181,10 @@ def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False, xo
     segment 2j-1 starts with the S-box of round j).
 
     ``xor``: the counter-mode form, out = msg ^ E(in) (a memory ``msg`` of 8 words; each output
-    word is its keystream word XORed with the message word)."""
+    word is its keystream word XORed with the message word).
+
+    ``circuit``: the S-box circuit (aes_sbox.CIRCUITS); another than the reference one reads its
+    own S-box order (``sbox_kind``: 'ark+sbox@bpc113')."""
     orders = ORDERS if orders is None else orders
     nr = AF.check_args(keybits, slicing)
     al = AF.alignments(nr, slicing)
@@ -162,21 +198,21 @@ def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False, xo
     marks = []                                        # (start op, kind)
     words = [b.ld("in", i) for i in range(8)]
     q = AF.emit_pack(b, words)
-    sbox_kind = "ark+sbox" if ark_in_sbox else "sbox"
+    skind = sbox_kind(circuit, "ark+sbox" if ark_in_sbox else "sbox")
     if ark_in_sbox:
-        marks.append((len(b.ops), sbox_kind))
+        marks.append((len(b.ops), skind))
     q = AF.emit_add_round_key(b, q, 0)
     for j in range(1, nr + 1):
         if not ark_in_sbox:
-            marks.append((len(b.ops), sbox_kind))
-        q = AF.emit_sbox(b, q)
+            marks.append((len(b.ops), skind))
+        q = AF.emit_sbox(b, q, circuit)
         if ark_in_sbox and j < nr:
             marks.append((len(b.ops), "-" + kinds[j - 1]))
             _, e, v = kinds[j - 1].split(":")
             if e == "2":
                 q = AF.emit_packed_shiftrows2(b, q)
             q = AF.emit_mixcolumns(b, q, int(v))
-            marks.append((len(b.ops), sbox_kind))
+            marks.append((len(b.ops), skind))
             q = AF.emit_add_round_key(b, q, j)
         else:
             marks.append((len(b.ops), kinds[j - 1]))
@@ -190,7 +226,7 @@ def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False, xo
     n_raw = len(b.ops)
     prog = b.finish()
     assert len(prog.ops) == n_raw, "dead code in encrypt2: segment marks would be off"
-    ref = AF.encrypt2_ir(keybits, slicing)
+    ref = AF.encrypt2_ir(keybits, slicing, circuit)
     n_ref = len(ref.ops) - 8                          # xor: the same program but for its last stores
     assert [str(o) for o in prog.ops[:n_ref]] == [str(o) for o in ref.ops[:n_ref]], "diverged from encrypt2_ir"
     assert xor or len(prog.ops) == len(ref.ops)
@@ -202,6 +238,8 @@ def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False, xo
             order = orders.get(kind) or _filtered(full, len(full) if full else 0)
         else:
             order = orders.get(kind)
+            if order is None and kind.startswith("ark+sbox@") and "ark+sbox" in orders:
+                order = transplant(orders["ark+sbox"], circuit)    # before the circuit's own order
         pos = {g: k for k, g in enumerate(order)} if order else None
         if pos is not None:
             assert len(pos) == bounds[s + 1] - start, f"order for {kind} has the wrong length"
@@ -229,6 +267,7 @@ class Compiled:
     seed: int
     strd: int = 0          # pairs of spill stores written by one STRD
     moved: int = 0         # loads/stores moved next to a load by gen/sched/reload_pairs.py
+    circuit: str = aes_sbox.DEFAULT   # the S-box circuit (aes_sbox.CIRCUITS)
 
     @property
     def cycles_per_byte(self) -> float:
@@ -269,12 +308,14 @@ ALLOC_POLICY: dict = {"recompute": True, "remat_bonus": 2.0}
 
 
 def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
-                     orders=None, xor: bool = False) -> Compiled:
-    """The kernel ``(rk, out, in)``; ``xor``: ``(rk, out, in, msg)``, out = msg ^ E(in)."""
+                     orders=None, xor: bool = False, circuit: str | None = None) -> Compiled:
+    """The kernel ``(rk, out, in)``; ``xor``: ``(rk, out, in, msg)``, out = msg ^ E(in).
+    ``circuit``: the S-box circuit, default the stored choice ``CIRCUIT``."""
     if core not in CORES:
         raise ValueError(f"core must be one of {', '.join(CORES)} (got {core!r})")
+    circuit = CIRCUIT if circuit is None else circuit
     bases, pushed = (BASES_XOR, PUSHED_XOR) if xor else (BASES, PUSHED)
-    seg = build(keybits, slicing, orders, ark_in_sbox=True, xor=xor)
+    seg = build(keybits, slicing, orders, ark_in_sbox=True, xor=xor, circuit=circuit)
     order = listsched.schedule(seg.program, seed, "pressure", segments=seg.segment, rank=seg.rank)
     alloc = regalloc.allocate(seg.program, order, bases, seed=seed, **ALLOC_POLICY)
     regalloc.check_allocation(seg.program, order, alloc, bases)
@@ -293,7 +334,8 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
     return Compiled(insns=insns, body=body, cycles=listsched.cycles(insns, core),
                     spills=alloc.spills, reloads=alloc.reloads, remats=alloc.remats,
                     base_reloads=alloc.base_reloads, stack_bytes=4 * len(pushed) + s,
-                    n_ops=len(seg.program.ops), core=core, seed=seed, strd=n_strd, moved=n_moved)
+                    n_ops=len(seg.program.ops), core=core, seed=seed, strd=n_strd, moved=n_moved,
+                    circuit=circuit)
 
 
 # --------------------------------------------------------------------------- S-box order search
@@ -302,20 +344,21 @@ def segment_program(kind: str) -> Program:
     """One segment alone: its 8 inputs loaded first (as if left in registers by the segment
     before), its 8 results stored last (as if handed to the next)."""
     kind = kind[5:] if kind.startswith("loop:") else kind     # the looped kernel's own order: the same ops
+    kind, circuit = kind_circuit(kind)
     b = Builder(kind, is_imm=t2.is_imm)
     b.declare("in", 8, "r")
     b.declare("rk", 16, "r", constant=True)
     b.declare("out", 8, "w")
     q = [b.ld("in", i) for i in range(8)]
     if kind == "ark+sbox":
-        q = AF.emit_sbox(b, AF.emit_add_round_key(b, q, 1))
+        q = AF.emit_sbox(b, AF.emit_add_round_key(b, q, 1), circuit)
     elif kind.startswith("-"):                      # MixColumns (and ShiftRows^2) without ARK
         _, e, v = kind[1:].split(":")
         if e == "2":
             q = AF.emit_packed_shiftrows2(b, q)
         q = AF.emit_mixcolumns(b, q, int(v))
     else:
-        q = AF.emit_sbox(b, q) if kind == "sbox" else _emit_linear(b, q, kind, 1)
+        q = AF.emit_sbox(b, q, circuit) if kind == "sbox" else _emit_linear(b, q, kind, 1)
     for i in range(8):
         b.st("out", i, q[i])
     prog = b.finish()
@@ -348,8 +391,42 @@ def order_cycles(prog: Program, order, core: str = "cortex-m4") -> int:
     return listsched.cycles(post(mid, core), core)
 
 
+def transplant(order, circuit: str) -> tuple:
+    """An 'ark+sbox' order of the reference circuit made an order of ``circuit``'s segment: every
+    circuit shares the reference's gates up to its bottom layer (aes_sbox: the top layer and the
+    middle, in the same positions), which keep their places; each slot of a reference bottom gate
+    takes the first of ``circuit``'s bottom gates (in its gate-list order) whose operands are
+    ready, and the rest follow at the end.  A deterministic start for annealing that circuit."""
+    ref, own = aes_sbox.GATES, aes_sbox.circuit_gates(circuit)
+    shared = next((k for k, (g, h) in enumerate(zip(ref, own)) if g != h), min(len(ref), len(own)))
+    n_ark = ARK_OPS
+    pos = {g[0]: n_ark + k for k, g in enumerate(own)}
+    deps = {n_ark + k: [pos[a] for a in g[2:] if a in pos] for k, g in enumerate(own)}
+    queue = list(range(n_ark + shared, n_ark + len(own)))
+    out, done = [], set()
+
+    def take():
+        for q in queue:
+            if all(d in done for d in deps[q]):
+                queue.remove(q)
+                out.append(q)
+                done.add(q)
+                return True
+        return False
+    for p in order:
+        if p < n_ark + shared:
+            out.append(p)
+            done.add(p)
+        else:
+            take()
+    while queue:
+        assert take(), "no bottom gate ready: not a circuit"
+    assert sorted(out) == list(range(n_ark + len(own)))
+    return tuple(out)
+
+
 def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: float = 3.0,
-                 cost: str = "memops", prog: Program | None = None) -> tuple:
+                 cost: str = "memops", prog: Program | None = None, first: int = 0) -> tuple:
     """Simulated annealing over topological orders of one segment's ops (a move takes one op
     to another place between its last operand and its first consumer), minimizing
     ``order_cost``.  Deterministic for a given seed; about 1 ms per step, so it runs offline
@@ -357,7 +434,8 @@ def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: f
     gen/kernels/aes/thumb2_orders.py.
     ``prog``: another cipher's segment (8 words in, 8 out) in place of ``segment_program(kind)``;
     ``cost``: 'memops' (order_cost), 'cycles' (order_cycles) or a function (prog, order) -> cost
-    (gen/explore_orders.py passes the whole kernel's cycles)."""
+    (gen/explore_orders.py passes the whole kernel's cycles); ``first``: only the ops from that one
+    on (the segment's op numbering) move, the others keep their relative order."""
     prog = segment_program(kind) if prog is None else prog
     m = len(prog.ops) - 16
     preds = listsched.dependences(prog)
@@ -367,6 +445,7 @@ def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: f
         for p in ps:
             gsuccs[p].append(g)
     rng = random.Random(seed)
+    movable = list(range(first, m))
     if start is None:
         full = listsched.schedule(prog, 0, "pressure")
         start = [i - 8 for i in full if 8 <= i < 8 + m]
@@ -377,8 +456,12 @@ def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: f
     for it in range(iters):
         temp = t0 * (1 - it / iters) + 0.05
         where = {g: k for k, g in enumerate(cur)}
-        k = rng.randrange(m)
-        g = cur[k]
+        if first:
+            g = rng.choice(movable)
+            k = where[g]
+        else:
+            k = rng.randrange(m)
+            g = cur[k]
         lo = max([where[p] + 1 for p in gpreds[g]] + [0])
         hi = min([where[s] for s in gsuccs[g]] + [m]) - 1
         if hi <= lo:
@@ -415,9 +498,9 @@ def _header_comment(prefix: str, keybits: int, slicing: str, c: Compiled) -> str
  *
  * Fixslicing (Adomnicai and Peyrin, TCHES 2021/1): the 32 bytes of two blocks are transposed
  * (SWAPMOVE) into eight 32-bit bit-planes, so one AND/EOR acts on one bit of all 32 bytes and
- * the S-box is a Boolean circuit (Boyar-Peralta, 113 gates with its NOTs folded into the round
- * keys). ShiftRows, a bit permutation inside every plane, is never executed: round j works on
- * the state permuted by ShiftRows^-a(j) and uses a MixColumns variant twisted to match
+ * the S-box is a Boolean circuit ({aes_sbox.SOURCES[c.circuit]}; its four NOTs are
+ * folded into the round keys). ShiftRows, a bit permutation inside every plane, is never
+ * executed: round j works on the state permuted by ShiftRows^-a(j) and uses a MixColumns variant twisted to match
  * ({'four variants, a(j) = j mod 4' if slicing == 'ffs' else 'two variants plus an explicit ShiftRows^2 every other round'}); the
  * round keys are stored pre-permuted and the leftover permutation is undone after unpacking.
  * No table, no secret-dependent branch or address: constant time by construction.

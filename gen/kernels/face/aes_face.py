@@ -91,6 +91,7 @@ from functools import lru_cache
 
 from gen.backends import c_backend
 from gen.circuits import aes_mixcolumns as mcx
+from gen.circuits import aes_sbox
 from gen.circuits.aes_sbox import NOT_MASK, gf_mul
 from gen.ir import Builder, Program
 from gen.isa import thumb2 as t2
@@ -324,9 +325,10 @@ def _transpose_rest(b: Builder, cst: Consts, rows: list, sink, parity: int, stag
     return x
 
 
-def emit_round(b: Builder, q: list[int], j: int, al: list[int], nr: int, load_rk=True) -> list[int]:
-    """Round j of the fixsliced kernel (as in aes_fixsliced.encrypt2_ir)."""
-    q = emit_sbox(b, q)
+def emit_round(b: Builder, q: list[int], j: int, al: list[int], nr: int, load_rk=True,
+               circuit: str = aes_sbox.DEFAULT) -> list[int]:
+    """Round j of the fixsliced kernel (as in aes_fixsliced.encrypt2_ir), S-box ``circuit``."""
+    q = emit_sbox(b, q, circuit)
     q = emit_linear(b, q, j, al, nr)
     return emit_add_round_key(b, q, j) if load_rk else q
 
@@ -341,11 +343,12 @@ def emit_linear(b: Builder, q: list[int], j: int, al: list[int], nr: int) -> lis
     return q
 
 
-def emit_finish(b: Builder, q: list[int], first: int, al: list[int], nr: int) -> None:
+def emit_finish(b: Builder, q: list[int], first: int, al: list[int], nr: int,
+                circuit: str = aes_sbox.DEFAULT) -> None:
     """Rounds first..nr, unpack, final ShiftRows fix, then `out` = `in` XOR keystream (the
     counter-mode XOR fused into the kernel: no keystream buffer, no separate XOR call)."""
     for j in range(first, nr + 1):
-        q = emit_round(b, q, j, al, nr)
+        q = emit_round(b, q, j, al, nr, circuit=circuit)
     w = emit_unpack(b, q)
     if al[nr] % 4 == 2:
         w = emit_natural_shiftrows2(b, w)
@@ -605,8 +608,10 @@ def y_multiple(b: Builder, y: list[int], coef: int, plane: int) -> int:
     return x2 if coef == 2 else b.eor(x2, y[plane])
 
 
-def face_encrypt2_ir(keybits: int, slicing: str, depth: str, cached: bool = False) -> Program:
-    """Two blocks from their cached entries: rounds (d+1)..Nr of the fixsliced kernel.
+def face_encrypt2_ir(keybits: int, slicing: str, depth: str, cached: bool = False,
+                     circuit: str = aes_sbox.DEFAULT) -> Program:
+    """Two blocks from their cached entries: rounds (d+1)..Nr of the fixsliced kernel, their
+    S-boxes by ``circuit`` (the Thumb-2 kernel takes the plain kernel's choice, aes_thumb2.CIRCUIT).
 
     ``cached`` (r2 only): the entries hold D(v) alone, without the per-run constant C2 (a table
     kept across messages, the caller-owned cache of the GCM glue), and the kernel XORs C2 in
@@ -635,14 +640,14 @@ def face_encrypt2_ir(keybits: int, slicing: str, depth: str, cached: bool = Fals
             t0 = b.and_(m, e0, shift=sh)
             t1 = b.and_(m, e1, shift=sh)
             q.append(b.eor(b.eor(b.ld("fs", 8 + i), t0), t1, shift=("lsl", 1)))
-        emit_finish(b, q, 2, al, nr)
+        emit_finish(b, q, 2, al, nr, circuit)
         return b.finish()
     if cached:                                            # D(v) ^ C2: the pair's state after round 2
         b.declare("c2", 8, "r")
         q = [b.eor(b.ld("e", i), b.ld("c2", i)) for i in range(8)]
     else:
         q = [b.ld("e", i) for i in range(8)]              # the pair's packed state after round 2
-    emit_finish(b, q, 3, al, nr)
+    emit_finish(b, q, 3, al, nr, circuit)
     return b.finish()
 
 

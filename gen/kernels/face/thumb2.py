@@ -18,7 +18,7 @@ def _same_op(a, b) -> bool:
     return (a.kind, a.shift, a.imm, a.mem, a.index) == (b.kind, b.shift, b.imm, b.mem, b.index)
 
 
-def face_encrypt2_segments(keybits: int, slicing: str, depth: str, cached: bool = False):
+def face_encrypt2_segments(keybits: int, slicing: str, depth: str, cached: bool = False, circuit: str | None = None):
     """(program, segments, rank) for FACE encrypt2: its rounds (d+1)..Nr and the final unpack are
     op for op the tail of the plain kernel's program, so they take the plain kernel's segments
     and stored evaluation orders in the kernel's own segmentation (gen/kernels/aes/thumb2.py
@@ -27,9 +27,11 @@ def face_encrypt2_segments(keybits: int, slicing: str, depth: str, cached: bool 
     entry, D ^ C2, is that segmentation's AddRoundKey of round d: its loads of C2 and its EORs
     take the ranks of the round key's loads and EORs (the loads of D beside them), in the S-box
     segment of round d + 1 (AES-128 M4: 2,011 -> 1,971 cycles a pair, with the kernel's
-    allocation policy)."""
-    prog = aes_face.face_encrypt2_ir(keybits, slicing, depth, cached)
-    plain = aes_thumb2.build(keybits, slicing, ark_in_sbox=True)
+    allocation policy). The rounds' S-box circuit is the plain kernel's (``circuit``, default its
+    stored choice aes_thumb2.CIRCUIT), so are their orders."""
+    circuit = aes_thumb2.CIRCUIT if circuit is None else circuit
+    prog = aes_face.face_encrypt2_ir(keybits, slicing, depth, cached, circuit)
+    plain = aes_thumb2.build(keybits, slicing, ark_in_sbox=True, circuit=circuit)
     first = int(depth[1]) + 1                      # first round computed
     pops = plain.program.ops
     ark = plain.segment.index(2 * first - 1)       # segment ids: AddRoundKey j-1 + S-box j = 2j - 1
