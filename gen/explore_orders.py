@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from contextlib import contextmanager
+from functools import partial
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -221,9 +222,8 @@ def stored(kind: str, fam: Family = AES) -> tuple:
         return tuple(orders[kind])
     if kind.startswith("loop:"):                    # the looped kernel's, before it has its own
         return tuple(orders[kind[5:]])
-    if "@" in kind:                                 # another S-box circuit before its first order:
-        base, circuit = aes_thumb2.kind_circuit(kind)   # the reference circuit's, transplanted
-        return aes_thumb2.transplant(orders[base], circuit)
+    if "@" in kind:                                 # another S-box circuit before its first order
+        return aes_thumb2.sbox_order(orders, kind)
     full = orders[kind[1:]]
     return tuple(aes_thumb2._filtered(full, len(full)))
 
@@ -278,11 +278,11 @@ def chain(config: Config, kind: str, iters: int, cost: str, seed: int, first: in
                                    cost=lambda _, order: compiled(config, kind, order).cycles)
 
 
-def score(config: Config, kind: str, iters: int, cost: str, cpsat: float | None, *rest) -> dict:
+def score(config: Config, kind: str, iters: int, cost: str, cpsat: float | None, candidate,
+          first: int = 0) -> dict:
     """One candidate's log line: the chain's order (or the stored one, or CP-SAT's), its segment
     and whole-kernel cycles, and whether the kernel with it runs like the IR in Unicorn (``valid``).
-    ``rest``: (candidate,) or (first, candidate), ``first`` as in ``chain``."""
-    first, candidate = (0, rest[0]) if len(rest) == 1 else rest
+    ``first`` as in ``chain``."""
     with kernel_circuit(kind):
         return _score(config, kind, iters, cost, cpsat, candidate, first)
 
@@ -450,8 +450,8 @@ def search(config: Config, kind: str, iters: int, cost: str, budget: int, first_
     if cpsat is not None and not 0 < cpsat <= 3600:
         raise ConfigError("--cpsat must be a deterministic time limit in (0, 3600]")
     explore.check(config, max(budget, 1) if cpsat else budget, first_seed, jobs, scheduler)
-    extra = (kind, iters, cost, cpsat) + ((first,) if first else ())
-    return explore.run(config, candidates(budget, first_seed, cpsat), score, extra, jobs,
+    fn = partial(score, first=first) if first else score       # picklable: the pool and Dask take it
+    return explore.run(config, candidates(budget, first_seed, cpsat), fn, (kind, iters, cost, cpsat), jobs,
                        log, resume, say, scheduler, search_name(kind, iters, cost, cpsat, first))
 
 

@@ -237,9 +237,7 @@ def build(keybits: int, slicing: str, orders=None, ark_in_sbox: bool = False, xo
             full = orders.get(kind[1:])
             order = orders.get(kind) or _filtered(full, len(full) if full else 0)
         else:
-            order = orders.get(kind)
-            if order is None and kind.startswith("ark+sbox@") and "ark+sbox" in orders:
-                order = transplant(orders["ark+sbox"], circuit)    # before the circuit's own order
+            order = sbox_order(orders, kind)
         pos = {g: k for k, g in enumerate(order)} if order else None
         if pos is not None:
             assert len(pos) == bounds[s + 1] - start, f"order for {kind} has the wrong length"
@@ -423,6 +421,16 @@ def transplant(order, circuit: str) -> tuple:
         assert take(), "no bottom gate ready: not a circuit"
     assert sorted(out) == list(range(n_ark + len(own)))
     return tuple(out)
+
+
+def sbox_order(orders: dict, kind: str):
+    """The stored order of ``kind``; for another circuit's 'ark+sbox@NAME' without one yet, the
+    reference circuit's 'ark+sbox' order transplanted (``transplant``); else None."""
+    order = orders.get(kind)
+    base, circuit = kind_circuit(kind)
+    if order is None and base == "ark+sbox" and circuit != aes_sbox.DEFAULT and base in orders:
+        return transplant(orders[base], circuit)
+    return order
 
 
 def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: float = 3.0,
