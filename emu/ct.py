@@ -37,19 +37,23 @@ deterministic) to locate the first differing event.
 from __future__ import annotations
 
 import bisect
+import ctypes
 import hashlib
 import random
 import subprocess
 import time
+import weakref
 from array import array
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from unicorn import UC_HOOK_CODE, UC_HOOK_MEM_READ, UC_HOOK_MEM_WRITE, UC_MEM_WRITE
+from unicorn import UC_ERR_OK, UC_HOOK_CODE, UC_HOOK_MEM_READ, UC_HOOK_MEM_WRITE, UC_MEM_WRITE, UcError
+from unicorn.unicorn_py3.unicorn import uc_hook_h, uclib
 from unicorn import arm_const as A
 
+from emu import ct_native, layout
 from emu.machine import Machine
 from emu.toolchain import Firmware, assemble, build_firmware, tool
 from gen.cores import cortex_m3, timing as T
@@ -156,8 +160,11 @@ class Trace:
 class Tracer:
     """Records the trace of everything a Machine executes while a recording is active.
 
-    Hooks are installed once per machine (``Tracer.of(machine)``), at construction, followed
-    by ``ctl_flush_tb()`` so that blocks translated before are translated again with the hooks.
+    The hooks are emu/ct_trace.c's, in C (emu/ct_native.py builds it): they append the events
+    to a buffer and call back here once per chunk (hashed by ``_flush``), once per new
+    instruction address (``_classify``) and for each data-dependent instruction (``_timing``).
+    They are installed once per machine (``Tracer.of(machine)``), at construction, followed by
+    ``ctl_flush_tb()`` so that blocks translated before are translated again with the hooks.
     """
 
     def __init__(self, machine: Machine):
@@ -167,14 +174,55 @@ class Tracer:
         self._a64 = _is_a64(machine)
         self._md = A64.disassembler() if self._a64 else C.thumb_disassembler()
         self._dyn: dict[int, tuple | None] = {}
-        self.active = False
-        self._buf: list[int] = []
+        self._error: BaseException | None = None
+        self._lib = ct_native.library()
+        self._t = self._lib.sg_tracer_new(CHUNK, layout.FLASH_BASE, layout.FLASH_SIZE, UC_MEM_WRITE)
+        if not self._t:
+            raise MemoryError("cannot allocate the trace recorder")
+        # the recorder lives as long as the engine whose hooks point at it
+        self.uc._sg_ct_tracer = self
+        weakref.finalize(self.uc, self._lib.sg_tracer_free, self._t)
+        s = self._t.contents
+        # the callbacks are kept referenced here for as long as the hooks may call them
+        self._cbs = (ct_native.FLUSH_FN(self._guard(self._flush, None)),
+                     ct_native.CLASSIFY_FN(self._guard(self._classify_cb, 0)),
+                     ct_native.TIMING_FN(self._guard(self._timing, 0)))
+        s.flush, s.classify, s.timing = self._cbs
         self._reset_state(None)
-        self._hooks = [
-            self.uc.hook_add(UC_HOOK_CODE, self._on_code),
-            self.uc.hook_add(UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, self._on_mem),
-        ]
+        self._hooks = [self._hook(UC_HOOK_CODE, self._lib.sg_on_code),
+                       self._hook(UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, self._lib.sg_on_mem)]
         self.uc.ctl_flush_tb()
+
+    def _hook(self, htype: int, fn) -> int:
+        handle = uc_hook_h()
+        status = uclib.uc_hook_add(self.uc._uch, ctypes.byref(handle), htype, ctypes.cast(fn, ctypes.c_void_p),
+                                   ctypes.cast(self._t, ctypes.c_void_p), ctypes.c_uint64(1), ctypes.c_uint64(0))
+        if status != UC_ERR_OK:
+            raise UcError(status)
+        return handle.value
+
+    def _guard(self, fn, fallback):
+        """A callback that never lets an exception vanish inside ctypes: the first one stops
+        the emulation and is raised when the recording ends."""
+        def cb(*args):
+            try:
+                return fn(*args)
+            except BaseException as exc:       # noqa: BLE001 - re-raised by _check
+                if self._error is None:
+                    self._error = exc
+                self.uc.emu_stop()
+                return fallback
+        return cb
+
+    def _check(self) -> None:
+        if self._error is not None:
+            exc, self._error = self._error, None
+            s = self._t.contents          # what was classified during the failure is not trusted
+            ctypes.memset(s.cls, 0, s.cls_len)
+            self._dyn.clear()
+            raise RuntimeError("the trace recorder failed") from exc
+        if self._t.contents.failed:
+            raise MemoryError("the trace recorder ran out of memory: the trace is incomplete")
 
     @classmethod
     def of(cls, machine: Machine) -> "Tracer":
@@ -186,36 +234,52 @@ class Tracer:
 
     def detach(self) -> None:
         for h in self._hooks:
-            self.uc.hook_del(h)
+            status = uclib.uc_hook_del(self.uc._uch, uc_hook_h(h))
+            if status != UC_ERR_OK:
+                raise UcError(status)
         self._hooks = []
         self.uc.ctl_flush_tb()
         if getattr(self.machine, "_ct_tracer", None) is self:
             self.machine._ct_tracer = None
+        if getattr(self.uc, "_sg_ct_tracer", None) is self:
+            self.uc._sg_ct_tracer = None
+
+    @property
+    def active(self) -> bool:
+        return bool(self._t.contents.active)
+
+    @active.setter
+    def active(self, value: bool) -> None:
+        self._t.contents.active = 1 if value else 0
 
     # -- recording -------------------------------------------------------------------------------
     def _reset_state(self, capture: int | None) -> None:
-        self._buf = []
+        s = self._t.contents
+        s.n = 0
+        s.n_insns = 0
+        s.failed = 0
+        self._error = None
         self._chunks: list[bytes] = []
         self._chunk_starts: list[int] = [0]
         self._base = 0
-        self._n_insns = 0
-        self._last_pc = None
         self._capture = capture
         self._captured = None
         self._captured_prev_pc = None
         self._calls: list[tuple[int, str]] = []
         self._entry_pc = None
+        self._last_pc = None
 
     def begin(self, capture: int | None = None) -> None:
         self._reset_state(capture)
 
     def mark_call(self, name: str) -> None:
-        self._calls.append((self._base + len(self._buf), name))
+        self._calls.append((self._base + self._t.contents.n, name))
 
     def end(self) -> Trace:
+        self._check()
         self._flush(final=True)
         return Trace(chunks=self._chunks, chunk_starts=self._chunk_starts[:len(self._chunks)],
-                     n_events=self._base, n_insns=self._n_insns, calls=self._calls,
+                     n_events=self._base, n_insns=self._t.contents.n_insns, calls=self._calls,
                      captured=self._captured, captured_prev_pc=self._captured_prev_pc)
 
     @contextmanager
@@ -224,46 +288,44 @@ class Tracer:
         self.active = True
         try:
             yield
+        except Exception:
+            self.active = False
+            if self._error is not None:   # the recorder stopped the run: its failure is the cause
+                self._check()
+            raise
         finally:
             self.active = False
+        self._check()
 
     def _flush(self, final: bool = False) -> None:
-        buf = self._buf
-        if not buf:
+        s = self._t.contents
+        n = s.n
+        if s.n_insns:
+            self._last_pc = s.last_pc
+        if not n:
             if final and not self._chunks:
                 self._chunks.append(hashlib.blake2b(b"", digest_size=16).digest())
             return
+        raw = ctypes.string_at(s.buf, 8 * n)
         k = len(self._chunks)
         if k == self._capture:
-            self._captured = list(buf)
+            self._captured = list(array("Q", raw))
             self._captured_prev_pc = self._entry_pc
-        self._chunks.append(hashlib.blake2b(array("Q", buf).tobytes(), digest_size=16).digest())
-        self._base += len(buf)
+        self._chunks.append(hashlib.blake2b(raw, digest_size=16).digest())
+        self._base += n
         self._chunk_starts.append(self._base)
         self._entry_pc = self._last_pc          # last instruction before the next chunk
-        self._buf = []
+        s.n = 0
 
-    def _on_code(self, uc, address, size, _user):
-        if not self.active:
-            return
-        buf = self._buf
-        buf.append(address << 8)
-        self._n_insns += 1
-        self._last_pc = address
+    def _classify_cb(self, address: int, size: int) -> int:
         d = self._dyn.get(address, _UNKNOWN)
         if d is _UNKNOWN:
             d = self._classify(address, size)
-        if d is not None:
-            fn, mnem, rn, rm = d
-            buf.append(fn(mnem, uc.reg_read(rn), uc.reg_read(rm)) << 8 | K_TIMING)
-        if len(buf) >= CHUNK:
-            self._flush()
+        return 0 if d is None else 1
 
-    def _on_mem(self, uc, access, address, size, value, _user):
-        if not self.active:
-            return
-        kind = K_WRITE if access == UC_MEM_WRITE else K_READ
-        self._buf.append(address << 8 | (size & 31) << 3 | kind)
+    def _timing(self, address: int) -> int:
+        fn, mnem, rn, rm = self._dyn[address]
+        return fn(mnem, self.uc.reg_read(rn), self.uc.reg_read(rm)) << 8 | K_TIMING
 
     def _classify(self, address: int, size: int):
         """None, or (timing function, mnemonic, Rn id, Rm id) for a data-dependent instruction."""

@@ -35,6 +35,10 @@ def ordered(fn, args: list[tuple], jobs: int = 1, scheduler=None):
             pool.shutdown(cancel_futures=True)
 
 
+#: how long a --scheduler address may take to answer before it is bad input
+CONNECT_TIMEOUT = "10s"
+
+
 @contextmanager
 def _dask(fn, args, scheduler):
     try:
@@ -43,7 +47,7 @@ def _dask(fn, args, scheduler):
         raise ConfigError("--scheduler needs dask.distributed: pip install 'slicegen[explore]'") from exc
     own = not isinstance(scheduler, Client)
     try:
-        client = Client(scheduler, timeout="10s") if own else scheduler
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT) if own else scheduler
     except OSError as exc:
         raise ConfigError(f"--scheduler {scheduler}: no Dask scheduler answers there ({exc})") from exc
     futures = []

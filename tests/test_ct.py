@@ -194,6 +194,49 @@ def test_hook_without_flush_misses_cached_blocks(snippets):
     m.uc.hook_del(h)
 
 
+def test_recorder_events_are_the_instructions_and_accesses_in_order(snippets):
+    """The C recorder's events, read back from the captured chunk: each instruction's address,
+    then its data access (address, size, read/write), in execution order; the chunk's digest
+    is blake2b of exactly those events."""
+    import hashlib
+    from array import array
+    fw = snippets["cortex-m4"]
+    m = Machine("cortex-m4", fw.image)
+    word = m.alloc(4, (3).to_bytes(4, "little"), readonly=True)
+    tracer = ct.Tracer.of(m)
+    tracer.begin(capture=0)
+    with tracer.recording():
+        m.call(fw.addr("count_loop"), 2, word)
+    t = tracer.end()
+    ev = t.captured
+    insns = [e >> 8 for e in ev if e & 7 == ct.K_INSN]
+    start = fw.addr("count_loop")
+    assert insns[0] == start and len(insns) == t.n_insns == 1 + 4 * 2 + 2
+    reads = [(i, e) for i, e in enumerate(ev) if e & 7 == ct.K_READ]
+    assert [e >> 8 for _, e in reads] == [word, word] and all((e >> 3) & 31 == 4 for _, e in reads)
+    for i, _ in reads:                     # each read follows its ldr
+        assert ev[i - 1] & 7 == ct.K_INSN and ct.Disassembler(m.uc).text(ev[i - 1] >> 8).startswith("ldr")
+    assert t.chunks == [hashlib.blake2b(array("Q", ev).tobytes(), digest_size=16).digest()]
+
+
+def test_an_error_inside_the_recorder_is_raised_not_swallowed(snippets, monkeypatch):
+    """A Python callback of the C hooks that fails stops the run and the failure surfaces (a
+    swallowed exception would leave a silently wrong trace)."""
+    fw = snippets["cortex-m3"]
+    m = Machine("cortex-m3", fw.image)
+    tracer = ct.Tracer.of(m)
+
+    def broken(address, size):
+        raise ValueError("classifier broke")
+    monkeypatch.setattr(tracer, "_classify", broken)
+    src, out = words_args(m, (1, 2, 3))
+    tracer.begin()
+    with pytest.raises(RuntimeError, match="trace recorder failed") as info:
+        with tracer.recording():
+            m.call(fw.addr("ct_ok"), src, out)
+    assert isinstance(info.value.__cause__, ValueError)
+
+
 def test_skipped_it_instruction_is_not_in_the_trace(snippets):
     fw = snippets["cortex-m4"]
     m = Machine("cortex-m4", fw.image)

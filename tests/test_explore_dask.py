@@ -7,6 +7,7 @@ from distributed import LocalCluster
 
 from gen import presets
 from gen.cli import main
+from gen import explore_pool
 from gen.errors import ConfigError
 from gen.explore import reproducible, search
 
@@ -41,7 +42,8 @@ def test_explore_cli_on_a_cluster_writes_the_fastest_drop(cluster, tmp_path, cap
     assert svg.startswith("<svg") and svg.count("<circle") == len(lines)
 
 
-def test_a_bad_scheduler_address_is_bad_input(tmp_path, capsys):
+def test_a_bad_scheduler_address_is_bad_input(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(explore_pool, "CONNECT_TIMEOUT", "2s")     # nothing listens: no need to wait 10 s
     assert main(["explore", PRESET, "--budget", "1", "--scheduler", "localhost", "-o", str(tmp_path)]) == 2
     assert "--scheduler localhost" in capsys.readouterr().err
     with pytest.raises(ConfigError, match="no Dask scheduler answers"):

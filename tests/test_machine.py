@@ -1,4 +1,6 @@
 """The emulated cores: ISA enforced per core, guarded memory, AAPCS calls, stack measurement."""
+import time
+
 import pytest
 
 from emu import layout
@@ -58,3 +60,29 @@ def test_misaligned_buffers_are_where_asked():
     m = Machine("cortex-m4", b"\x70\x47")   # bx lr
     a = m.alloc(5, offset=3)
     assert a % 8 == 3 and layout.WORK_BASE <= a < layout.WORK_BASE + layout.WORK_SIZE
+
+
+def test_runaway_code_is_stopped_by_the_wall_clock_limit(tmp_path):
+    code = assemble("movs r0, #7\nbx lr\nloop: b loop", "cortex-m4", tmp_path)   # returns at 0, spins at 4
+    m = Machine("cortex-m4", code)
+    t0 = time.monotonic()
+    with pytest.raises(EmulationError, match=r"did not return .*stopped after 0.3 s"):
+        m.call(4, timeout_s=0.3)
+    assert 0.3 <= time.monotonic() - t0 < 5
+    time.sleep(0.5)                       # a stale stop must not reach the next call
+    assert m.call(0, timeout_s=0.3) == 7
+
+
+def test_stack_depth_is_the_lowest_byte_written(tmp_path):
+    """The depth counts down to the lowest byte the call changed, across page boundaries."""
+    for depth in (1, 12, 4095, 4096, 4097, 9000):
+        code = assemble(f"""
+    movw r1, #{depth & 0xFFFF}
+    sub r1, sp, r1
+    movs r2, #0
+    strb r2, [r1]
+    movs r0, #0
+    bx lr""", "cortex-m4", tmp_path)
+        m = Machine("cortex-m4", code)
+        m.call(0)
+        assert m.stack_used == depth
