@@ -207,7 +207,7 @@ def bench_drop(header_path: Path, prefix: str, target: str, keybits: int, workdi
     return {
         "model": model_name(fw.core),
         "core": fw.core,
-        "compiler": toolchain.compiler_description(fw.core),
+        "compiler": toolchain.compiler_description(fw.core, fw.extra_cflags),
         "key_setup_cycles": key_setup,
         "key_schedule_cycles": key_schedule,
         "ghash_init_cycles": ghash_init,

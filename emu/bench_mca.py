@@ -176,7 +176,7 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
         "model": model_name(cores),
         "core": fw.core,
         "mca_cores": list(cores),
-        "compiler": toolchain.compiler_description(fw.core),
+        "compiler": toolchain.compiler_description(fw.core, fw.extra_cflags),
         "key_setup_cycles": init[first],
         "key_setup_cycles_by_core": init,
         "key_schedule_cycles": schedule[first],

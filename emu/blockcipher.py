@@ -207,7 +207,7 @@ def bench(header: Path, prefix: str, target: str, spec, mode: str, workdir: Path
     ecb = b.measure("ecb_encrypt", ctx, dst, src, ECB_BLOCKS, expect=None)
     if m.read(dst, blk) != spec.encrypt(_pattern(kb, 1), _pattern(blk, 2)):
         raise BenchError(f"{prefix}_ecb_encrypt gave a wrong block while measured")
-    metrics = {"model": model_name(fw.core), "core": fw.core, "compiler": toolchain.compiler_description(fw.core),
+    metrics = {"model": model_name(fw.core), "core": fw.core, "compiler": toolchain.compiler_description(fw.core, fw.extra_cflags),
                "key_setup_cycles": key_setup,
                "ecb_cycles_per_block": {"1": ecb1, str(ECB_BLOCKS): _r2(ecb / ECB_BLOCKS)},
                "ecb_cycles_per_byte": _r2(ecb / (ECB_BLOCKS * blk))}

@@ -3,14 +3,18 @@ the host gcc for `portable`'s second place.
 
 Every compile of a drop the build does uses ``build_cflags`` (-std=c99 -Wall -Wextra -Werror
 -O2 -ffreestanding and the core's flags): the checks run on that code and every figure is
-measured on it; the manifest's ``metrics.compiler`` says so (``compiler_description``). Other
-compilers and flag sets, as firmware trees use them, are emu/flagsets.py's.
+measured on it; the manifest's ``metrics.compiler`` says so (``compiler_description``). A
+drop whose header names REQUIRED_CFLAGS (the Cortex-M4F ones: ``header_cflags``) is compiled
+with them added, under the build's flags and under every flag set. Other compilers and flag
+sets, as firmware trees use them, are emu/flagsets.py's.
 A missing compiler is a ConfigError (one line, exit 2), never a skipped check.
 """
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,12 +41,23 @@ def build_cflags(core: str) -> list[str]:
     return [*platform_of_core(core).core_flags[core], *STRICT, "-ffreestanding"]
 
 
-def compiler_description(core: str) -> str:
+def compiler_description(core: str, extra=()) -> str:
     """`arm-none-eabi-gcc 12.2.1 -mcpu=... -O2 -ffreestanding`: the exact compiler and flags the
-    figures of a drop for ``core`` are for (C code's cycles depend on both)."""
+    figures of a drop for ``core`` are for (C code's cycles depend on both); ``extra``: the
+    drop's own REQUIRED_CFLAGS."""
     cc = platform_of_core(core).cc
     version = run([tool(cc), "-dumpversion"], Path.cwd()).strip()
-    return f"{cc} {version} {' '.join(build_cflags(core))}"
+    return f"{cc} {version} {' '.join([*build_cflags(core), *extra])}"
+
+
+_REQUIRED = re.compile(r"^ \* REQUIRED_CFLAGS: (.+)$", re.M)
+
+
+def header_cflags(header: Path) -> list[str]:
+    """The flags a drop's header says its build needs (its guard stops the compile without
+    them): ``-mfpu=fpv4-sp-d16 -mfloat-abi=softfp`` for spill = "fpu", none for the others."""
+    m = _REQUIRED.search(Path(header).read_text())
+    return m.group(1).split() if m else []
 
 
 class BuildError(Exception):
@@ -83,6 +98,7 @@ class Firmware:
     image: bytes                   # FLASH contents from FLASH_BASE
     symbols: dict[str, tuple[int, int]]   # name -> (address, size)
     core: str
+    extra_cflags: tuple = ()       # the drop's REQUIRED_CFLAGS it was compiled with
 
     def addr(self, name: str) -> int:
         return self.symbols[name][0]
@@ -93,7 +109,8 @@ def drop_sizes(header: Path, prefix: str, target: str, workdir: Path) -> dict:
     src = workdir / "drop_only.c"
     src.write_text(f'#define {prefix.upper()}_IMPLEMENTATION\n#include "{header}"\n')
     obj = workdir / "drop_only.o"
-    run([tool(ARM_GCC), *build_cflags(core_of(target)), "-c", str(src), "-o", str(obj)], workdir)
+    run([tool(ARM_GCC), *build_cflags(core_of(target)), *header_cflags(header), "-c", str(src), "-o", str(obj)],
+        workdir)
     out = run([tool("arm-none-eabi-size"), "-A", str(obj)], workdir)
     sizes = {"text_bytes": 0, "rodata_bytes": 0, "data_bytes": 0}
     for line in out.splitlines():
@@ -119,8 +136,12 @@ def build_firmware(header: Path, prefix: str, target: str, workdir: Path,
     link is always arm-none-eabi-gcc -nostdlib with libgcc only (the compiler's runtime, no
     libc): a call into libc fails it."""
     core = core_of(target)
-    return link_firmware((driver, *extra_sources), core, workdir, compiler=compiler,
-                         defines=(*driver_defines(header, prefix), *defines))
+    extra = header_cflags(header)
+    if extra:
+        compiler = [*(compiler or [tool(platforms.for_target(core).cc), *build_cflags(core)]), *extra]
+    fw = link_firmware((driver, *extra_sources), core, workdir, compiler=compiler,
+                       defines=(*driver_defines(header, prefix), *defines))
+    return dataclasses.replace(fw, extra_cflags=tuple(extra))
 
 
 def link_firmware(sources, core: str, workdir: Path, compiler: list[str] | None = None,

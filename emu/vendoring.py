@@ -58,15 +58,16 @@ def link(header: Path, prefix: str, core: str | None, keybytes: int, impl: FlagS
     source, extra = (CALLER, []) if block is None else (CALLER_BLOCK, block_defines(*block))
     workdir.mkdir(parents=True, exist_ok=True)
     impl_obj, caller_obj, elf = workdir / "impl.o", workdir / "caller.o", workdir / "fw.elf"
-    toolchain.run([*impl.command(core), "-c", str(_impl_source(header, prefix, workdir)),
+    need = [] if core is None else toolchain.header_cflags(header)     # spill = fpu: the FPU's flags
+    toolchain.run([*impl.command(core), *need, "-c", str(_impl_source(header, prefix, workdir)),
                    "-o", str(impl_obj)], workdir)
-    toolchain.run([*caller.command(core), *_caller_defines(header, prefix, keybytes), *extra, "-c", str(source),
-                   "-o", str(caller_obj)], workdir)
+    toolchain.run([*caller.command(core), *need, *_caller_defines(header, prefix, keybytes), *extra, "-c",
+                   str(source), "-o", str(caller_obj)], workdir)
     if core is None:
         linker = [toolchain.tool(impl.compiler), "-static"]
     else:
         plat = toolchain.platform_of_core(core)
-        linker = [toolchain.tool(plat.cc), *plat.core_flags[core], "-static"]
+        linker = [toolchain.tool(plat.cc), *plat.core_flags[core], *need, "-static"]   # -flto compiles here too
     toolchain.run([*linker, *impl.link_flags(), "-nostdlib", "-nostartfiles", "-e", "sg_start",
                    str(impl_obj), str(caller_obj), *([] if core is None else ["-lgcc"]),
                    "-o", str(elf)], workdir)
@@ -78,7 +79,8 @@ def implementation_imports(header: Path, prefix: str, core: str | None, flags: F
     """The undefined symbols of the implementation unit alone, compiled with ``flags``."""
     workdir.mkdir(parents=True, exist_ok=True)
     obj = workdir / "impl.o"
-    toolchain.run([*flags.command(core), "-c", str(_impl_source(header, prefix, workdir)), "-o", str(obj)],
+    need = [] if core is None else toolchain.header_cflags(header)
+    toolchain.run([*flags.command(core), *need, "-c", str(_impl_source(header, prefix, workdir)), "-o", str(obj)],
                   workdir)
     nm = toolchain.tool(toolchain.platform_of_core(core).tool("nm") if core else "nm")
     out = toolchain.run([nm, "-u", str(obj)], workdir)

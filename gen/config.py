@@ -31,6 +31,10 @@ ARMV8_EOR3 = ("off", "on")                 # [armv8]: EOR3 (SHA-3 extension) in 
 #: "balanced" (a smaller GHASH group, one AES kernel, a looped key schedule) or "size" (the
 #: smallest .text: one-block GHASH as well); gen/targets/cortex_m.py maps it to kernel choices
 OBJECTIVES = ("speed", "balanced", "size")
+#: [schedule] spill (issue 18), Cortex-M4 AES-GCM with objective "speed" and FACE off: where the
+#: AES kernels keep spilled values, "stack" (any Cortex-M4) or "fpu" (s0-s15 of a Cortex-M4F's
+#: FPU: a VMOV costs 1 cycle where STR/LDR cost 2; the drop then needs a build with the FPU)
+SPILLS = ("stack", "fpu")
 
 # TOML layout: top-level keys and the [table] keys, with their allowed values.
 TOP_KEYS = {"name": None, "cipher": CIPHERS, "mode": MODES, "target": TARGETS}
@@ -39,15 +43,15 @@ TABLE_KEYS = {
     "ctr": {"face": FACES},
     "ghash": {"impl": GHASHES},
     "rijndael256": {"shiftrows": SHIFTROWS},
-    "schedule": {"seed": None, "objective": OBJECTIVES},
+    "schedule": {"seed": None, "objective": OBJECTIVES, "spill": SPILLS},
     "armv8": {"unroll": None, "mul": ARMV8_MULS, "eor3": ARMV8_EOR3},
 }
 DEFAULTS = {"slicing": "ffs", "face": "off", "ghash": "ctmul", "shiftrows": "explicit", "seed": 0, "unroll": "auto",
-            "mul": "karatsuba", "eor3": "off", "objective": "speed"}
+            "mul": "karatsuba", "eor3": "off", "objective": "speed", "spill": "stack"}
 ARMV8_KEYS = ("unroll", "mul", "eor3")
 #: options added after the first drops shipped: in the config hash only where they apply, so the
 #: hashes of configurations they do not concern stay as they were
-LATER_OPTIONS = ("shiftrows", *ARMV8_KEYS, "objective")
+LATER_OPTIONS = ("shiftrows", *ARMV8_KEYS, "objective", "spill")
 NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 
 # Combinations this generator builds today: (cipher, mode, target) -> allowed option values.
@@ -61,6 +65,7 @@ for _bits in ("aes128", "aes192", "aes256"):          # fixsliced AES in Thumb-2
     for _core in ("cortex-m4", "cortex-m3"):
         SUPPORTED[(_bits, "gcm", _core)] = {"slicing": ("ffs", "sfs"), "face": ("off", "r1", "r2"),
                                             "ghash": ("ctmul", "table4", "table8"), "objective": OBJECTIVES}
+    SUPPORTED[(_bits, "gcm", "cortex-m4")]["spill"] = SPILLS
 
 for _bits in ("aes128", "aes192", "aes256"):          # AES in ecb/ctr over the same fixsliced kernel
     for _mode in ("ecb", "ctr"):
@@ -91,6 +96,7 @@ class Config:
     mul: str = DEFAULTS["mul"]
     eor3: str = DEFAULTS["eor3"]
     objective: str = DEFAULTS["objective"]
+    spill: str = DEFAULTS["spill"]
 
     @property
     def prefix(self) -> str:
@@ -121,6 +127,8 @@ class Config:
                 opts.update(face=self.face, ghash=self.ghash)
         if self.objective != DEFAULTS["objective"]:   # "speed" is left out: older hashes stay
             opts["objective"] = self.objective
+        if self.spill != DEFAULTS["spill"]:           # so is "stack"
+            opts["spill"] = self.spill
         opts["seed"] = self.seed
         return opts
 
@@ -156,6 +164,8 @@ class Config:
         text += f"[schedule]\nseed = {self.seed}\n"
         if "objective" in opts:
             text += f'objective = "{self.objective}"\n'
+        if "spill" in opts:
+            text += f'spill = "{self.spill}"\n'
         return text
 
 
@@ -227,6 +237,9 @@ def check_supported(config: Config, origin: str = "config") -> None:
         if value not in allowed:
             raise ConfigError(f"{origin}: {key} = {value!r} is not available for {'/'.join(combo)}; "
                               f"choose one of: {', '.join(map(str, allowed))}")
+    if config.spill == "fpu" and (config.objective != "speed" or config.face != "off"):
+        raise ConfigError(f"{origin}: spill = \"fpu\" is for the unrolled AES kernels (objective \"speed\", "
+                          f"face \"off\"); this configuration has objective {config.objective!r}, face {config.face!r}")
 
 
 def load_toml(path: str | Path) -> Config:

@@ -74,7 +74,7 @@ def score(config: Config, seed: int) -> dict:
     t0 = time.perf_counter()
     keybits = 8 * config.spec.key_bytes if config.spec.family == "aes" else 0
     if objective(config) == "aes_encrypt2_call":     # the kernel thumb2() prints, with its parts
-        c = aes_thumb2.compile_encrypt2(keybits, config.slicing, config.target, seed)
+        c = aes_thumb2.compile_encrypt2(keybits, config.slicing, config.target, seed, spill=config.spill)
         line = {"config": config.name, "candidate": seed, "cycles": c.cycles, "spills": c.spills,
                 "instructions": len(c.insns), "parts": breakdown(c.insns, config.target)}
     elif objective(config) == "aes_pair_segments":

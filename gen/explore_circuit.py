@@ -101,7 +101,7 @@ def effect(circuit: str, configs=None) -> list[tuple]:
                     new = _face(config)
                 out += [(f"{config.name} face_{w}", old[w], new[w]) for w in old]
             continue
-        key = (config.cipher, config.slicing, config.target, config.objective)
+        key = (config.cipher, config.slicing, config.target, config.objective, config.spill)
         if key in seen:
             continue
         seen.add(key)

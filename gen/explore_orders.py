@@ -97,7 +97,8 @@ def _aes_compile(config: Config, orders: dict):
             k = compact_thumb2.thumb2(config.prefix, bits, config.slicing, config.target, config.seed)
         return Looped(k.pair_segment_cycles, k.spills, k.instructions, k.lines)
     return aes_thumb2.compile_encrypt2(bits, config.slicing, config.target, config.seed, orders=orders,
-                                       xor=config.objective == "balanced" and config.face == "off")
+                                       xor=config.objective == "balanced" and config.face == "off",
+                                       spill=config.spill)
 
 
 @contextmanager
@@ -242,6 +243,8 @@ def runs_like_the_ir(config: Config, c, cases: int = 2, seed: int = 1) -> bool:
     prog = family(config).program(config)
     n_in, n_rk, n_out = (prog.mems[m][0] for m in ("in", "rk", "out"))
     text = "\n".join(c.lines) if c.insns is None else "\n".join(i.text() for i in c.insns)
+    if getattr(config, "spill", "stack") == "fpu":     # VMOV to s0-s15: the M4F's FPU
+        text = ".fpu fpv4-sp-d16\n" + text
     with tempfile.TemporaryDirectory(prefix="slicegen-explore-") as tmp:
         code = toolchain.assemble(text, config.target, Path(tmp))
     m = Machine(config.target, code + bytes(4))
@@ -396,8 +399,8 @@ def _effect(fam: Family, kind: str, order, configs=None) -> list[tuple]:
             continue
         sliced = config.slicing if config.spec.family == "aes" else config.shiftrows
         readers = []            # functions: the live orders table -> {name suffix: cycles}
-        if own and (config.cipher, sliced, config.target, config.objective) not in seen:
-            seen.add((config.cipher, sliced, config.target, config.objective))   # balanced: XOR-fused
+        if own and (config.cipher, sliced, config.target, config.objective, config.spill) not in seen:
+            seen.add((config.cipher, sliced, config.target, config.objective, config.spill))   # balanced: XOR-fused
             readers.append(lambda orders, config=config: {"": fam.compile(config, orders).cycles})
         if fam is AES and (config.cipher, sliced, config.target, config.face, config.objective) not in seen:
             seen.add((config.cipher, sliced, config.target, config.face, config.objective))

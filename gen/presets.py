@@ -5,11 +5,12 @@ from gen.config import Config, from_dict
 from gen.errors import ConfigError
 
 
-def _aes(name, bits, target, slicing="ffs", face="off", ghash="ctmul", default=True, objective=None):
+def _aes(name, bits, target, slicing="ffs", face="off", ghash="ctmul", default=True, objective=None, spill=None):
+    schedule = {**({"objective": objective} if objective else {}), **({"spill": spill} if spill else {})}
     return name, default, {
         "name": name, "cipher": f"aes{bits}", "mode": "gcm", "target": target,
         "aes": {"slicing": slicing}, "ctr": {"face": face}, "ghash": {"impl": ghash},
-        **({"schedule": {"objective": objective}} if objective else {}),
+        **({"schedule": schedule} if schedule else {}),
     }
 
 
@@ -23,6 +24,8 @@ _PRESETS = [
     _aes("aes128gcm-m4-ffs", 128, "cortex-m4"),
     _aes("aes192gcm-m4-ffs", 192, "cortex-m4"),
     _aes("aes256gcm-m4-ffs", 256, "cortex-m4"),
+    _aes("aes128gcm-m4f-ffs", 128, "cortex-m4", spill="fpu"),     # Cortex-M4F: spills in FPU registers
+    _aes("aes256gcm-m4f-ffs", 256, "cortex-m4", spill="fpu"),
     _aes("aes128gcm-m4-sfs", 128, "cortex-m4", slicing="sfs"),
     _aes("aes192gcm-m4-sfs", 192, "cortex-m4", slicing="sfs"),
     _aes("aes256gcm-m4-sfs", 256, "cortex-m4", slicing="sfs"),

@@ -110,7 +110,8 @@ def _sorted(manifests) -> list[dict]:
 def _core(m: dict) -> str:
     met = m.get("metrics", {})
     core = met.get("core") or ("cortex-m4" if m["target"] == "portable" else m["target"])
-    return m["target"] if core == m["target"] else f"{m['target']} (on {core})"
+    fpu = " + FPU spills" if m.get("options", {}).get("spill") == "fpu" else ""
+    return (m["target"] if core == m["target"] else f"{m['target']} (on {core})") + fpu
 
 
 def is_gcm(m: dict) -> bool:
@@ -158,7 +159,7 @@ def aes_table(manifests) -> str:
     for m in _sorted(manifests):
         opt = m.get("options", {})
         if m["target"] not in ("cortex-m4", "cortex-m3") or opt.get("face", "off") != "off" \
-                or opt.get("ghash") != "ctmul" or report_size.objective(m) != "speed":
+                or opt.get("ghash") != "ctmul" or report_size.objective(m) != "speed" or opt.get("spill") == "fpu":
             continue
         chosen.setdefault((m["target"], opt.get("slicing"), m["cipher"]), m)
     order = {"cortex-m3": 0, "cortex-m4": 1, "ffs": 0, "sfs": 1}
@@ -280,6 +281,8 @@ def best_match(peer: Peer, manifests) -> tuple[str, float] | None:
     for m in _sorted(manifests):
         met, opt = m.get("metrics", {}), m.get("options", {})
         if m.get("target") == "armv8a":        # A-class: compared in their own table (gen/report_armv8.py)
+            continue
+        if opt.get("spill") == "fpu":          # needs a Cortex-M4F; the peers run without an FPU
             continue
         if peer.what == "aes":
             if m.get("cipher") != peer.cipher or opt.get("slicing") != peer.variant:
@@ -407,7 +410,8 @@ def presets_table() -> str:
         rows.append([f"`{c.name}`", c.spec.title + ("-GCM" if gcm else f" {c.mode.upper()}"), c.target,
                      (f"unroll {c.unroll}, {c.mul}, EOR3 {c.eor3}, GHASH {c.ghash}" if c.target == "armv8a" else
                       f"{c.slicing}, face {c.face}, GHASH {c.ghash}"
-                      + (f", objective {c.objective}" if c.objective != "speed" else "")) if gcm else "bitsliced",
+                      + (f", objective {c.objective}" if c.objective != "speed" else "")
+                      + (f", spill {c.spill} (Cortex-M4F)" if c.spill != "stack" else "")) if gcm else "bitsliced",
                      "yes" if c.constant_time else "**no** (table GHASH)",
                      "yes" if c.name in presets.DEFAULTS else ""])
     head = ["preset", "cipher", "target", "options", "constant time", "built by `make`"]

@@ -24,14 +24,19 @@ def objective(m: dict) -> str:
     return m.get("options", {}).get("objective", "speed")
 
 
+FPU_POINT = "speed, spills in FPU registers (M4F)"
+
+
 def _point(m: dict) -> str:
     opt = m["options"]
+    if opt.get("spill") == "fpu":
+        return FPU_POINT
     return objective(m) if opt.get("face", "off") == "off" else f"speed, FACE {opt['face']}"
 
 
 def points(manifests) -> dict:
-    """(cipher, core) -> [manifest] of the trade, speed (face off) first, then FACE r1, r2,
-    balanced, size; only series with at least one non-speed objective."""
+    """(cipher, core) -> [manifest] of the trade, speed (face off) first, then spill = fpu,
+    FACE r1, r2, balanced, size; only series with at least one non-speed objective."""
     series: dict = {}
     for m in manifests:
         opt = m.get("options", {})
@@ -40,7 +45,7 @@ def points(manifests) -> dict:
                 or (opt.get("face", "off") != "off" and objective(m) != "speed")):
             continue
         series.setdefault((m["cipher"], m["target"]), []).append(m)
-    rank = {"speed": 0, "speed, FACE r1": 1, "speed, FACE r2": 2, "balanced": 3, "size": 4}
+    rank = {"speed": 0, FPU_POINT: 1, "speed, FACE r1": 2, "speed, FACE r2": 3, "balanced": 4, "size": 5}
     return {k: sorted(v, key=lambda m: (rank[_point(m)], m["name"])) for k, v in sorted(series.items())
             if any(objective(m) != "speed" for m in v)}
 
@@ -71,7 +76,7 @@ def table(manifests, markdown) -> str | None:
 # --------------------------------------------------------------------------- the plot
 
 W, H, PAD_L, PAD_R, PAD_T, PAD_B, GAP = 900, 420, 60, 20, 40, 70, 60
-MARKS = {"speed": "circle", "speed, FACE r1": "circle", "speed, FACE r2": "circle", "balanced": "square",
+MARKS = {"speed": "circle", FPU_POINT: "circle", "speed, FACE r1": "circle", "speed, FACE r2": "circle", "balanced": "square",
          "size": "diamond"}
 
 

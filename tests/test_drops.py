@@ -15,6 +15,7 @@ import pytest
 
 from gen import presets
 from gen.build import build
+from emu import toolchain
 from tests.conftest import ROOT
 
 MANIFEST_KEYS = {"name", "prefix", "cipher", "mode", "target", "options", "constant_time",
@@ -135,6 +136,7 @@ def check_symbols(name, result, tmp_path):
         cc, flags, nm_tool = "aarch64-linux-gnu-gcc", [f"-march={march}"], "aarch64-linux-gnu-nm"
     else:
         cc, flags, nm_tool = "arm-none-eabi-gcc", [f"-mcpu={cpu}", "-mthumb"], "arm-none-eabi-nm"
+        flags += toolchain.header_cflags(result.path / f"{name}.h")      # spill = fpu: the FPU's flags
     subprocess.run([cc, *flags, "-std=c99", "-Wall", "-Wextra",
                     "-Werror", "-O2", "-c", str(src), "-o", str(obj)], check=True)
     nm = subprocess.run([nm_tool, str(obj)], check=True, capture_output=True, text=True).stdout

@@ -43,6 +43,7 @@ TABLE: dict[str, tuple[int, int] | None] = {
     "bcond": (1, 1),        # + P when taken (Bcc, CBZ, CBNZ)
     "tbb": (2, 2),          # + P  (TBB, TBH)
     "isb": (1, 1),          # + P
+    "vmov": None,           # no FPU
 }
 
 #: classes whose cost depends on operand values (the emulator adds the rest at run time)

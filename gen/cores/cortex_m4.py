@@ -43,6 +43,8 @@ TABLE: dict[str, tuple[int, int] | None] = {
     "bcond": (1, 1),        # + P when taken (Bcc, CBZ, CBNZ)
     "tbb": (2, 2),          # + P  (TBB, TBH)
     "isb": (1, 1),          # + P
+    "vmov": (1, 1),         # VMOV between a core and a single-precision register (the FPU of a
+                            # Cortex-M4F; TRM Table 7-1, FPU instruction set: 1 cycle)
 }
 
 #: classes whose cost depends on operand values (the emulator adds the rest at run time)

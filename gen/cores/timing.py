@@ -52,7 +52,7 @@ PIPE_SINK = frozenset({"ldr", "str"})
 ADDRESS_USERS = frozenset({"ldr", "str", "ldrd", "strd", "ldm", "stm", "ldm_pc", "ldr_pc", "tbb"})
 #: data-processing classes whose result reaches the AGU one cycle late
 DATA_PROCESSING = frozenset({"alu", "mul", "mla", "umull", "smull", "umlal", "smlal", "div",
-                             "dsp"})
+                             "dsp", "vmov"})
 #: classes that (may) write PC, ending a basic block
 PC_WRITERS = frozenset({"branch", "bcond", "ldm_pc", "ldr_pc", "alu_pc", "tbb"})
 

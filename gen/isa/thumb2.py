@@ -41,7 +41,7 @@ KNOWN = LOGIC + MOVES + SHIFTS + MEMORY + ("strd", "movw", "movt", "add", "sub",
                                            "mul", "umull", "umlal", "rbit", "rev", "nop")
 #: instructions without a memory side (``access`` 'none'): a single load/store may cross them
 NO_MEMORY = frozenset(LOGIC + MOVES + SHIFTS + ("movw", "movt", "add", "sub", "mul", "umull", "umlal",
-                                                "rbit", "rev", "nop"))
+                                                "rbit", "rev", "nop", "vmov"))
 #: AAPCS: the first four arguments, the registers a function preserves
 ARG_REGS = ("r0", "r1", "r2", "r3")
 CALLEE_SAVED = ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11")
@@ -139,7 +139,7 @@ class Insn:
 
     @property
     def isa(self) -> str:
-        return "m4" if self.cls == "dsp" else "m3"
+        return "m4" if self.cls in ("dsp", "vmov") else "m3"
 
     def valid_on(self, core: str) -> bool:
         return ISAS.index(self.isa) <= ISAS.index(CORE_ISA[core])
@@ -233,6 +233,27 @@ def ldr_slot(dst: str, slot: int, note: str = "") -> Insn:
 
 def str_slot(src: str, slot: int, note: str = "") -> Insn:
     return Insn("str", srcs=(src,), base="sp", slot=slot, note=note)
+
+
+#: single-precision FPU registers a kernel may use as spill slots: s0-s15, the caller-saved
+#: half under the AAPCS (s16-s31 would have to be saved and restored)
+FPU_SLOTS = 16
+
+
+def fpu_slots(insns, note: str = "fpu") -> list:
+    """Spill code moved into FPU registers (the ``[schedule] spill = "fpu"`` option): a store
+    to stack slot k < FPU_SLOTS becomes ``vmov sk, rX`` and a reload ``vmov rX, sk``, 1 cycle
+    each on a Cortex-M4F where STR and LDR cost 2 (TRM Table 7-1 and Table 3-1). One for one,
+    so positions (and a schedule's read-only marks) are unchanged; a slot >= FPU_SLOTS stays
+    on the stack."""
+    out = []
+    for i in insns:
+        if i.base == "sp" and i.slot is not None and 0 <= i.slot < FPU_SLOTS and i.mnem in ("ldr", "str"):
+            s = f"s{i.slot}"
+            i = (Insn("vmov", dst=i.dst, srcs=(s,), note=i.note) if i.mnem == "ldr"
+                 else Insn("vmov", dst=s, srcs=i.srcs, note=i.note))
+        out.append(i)
+    return out
 
 
 def strd_slot(src1: str, src2: str, slot: int, note: str = "") -> Insn:
@@ -408,6 +429,8 @@ def execute(insns, regs: dict, memory: dict) -> None:
                 x = regs[i.srcs[0]]
                 r = {"eor": x ^ y, "and": x & y, "orr": x | y, "bic": x & ~y, "orn": x | ~y}[m]
             regs[i.dst] = r & M
+        elif m == "vmov":                     # core <-> FPU register, bits unchanged
+            regs[i.dst] = regs[i.srcs[0]] & M
         elif m in ("bx", "nop"):
             pass
         else:

@@ -28,7 +28,7 @@ _SIMPLE = {
     "mul": "mul", "mla": "mla", "mls": "mla", "umull": "umull", "smull": "umull",
     "umlal": "umlal", "smlal": "smlal", "sdiv": "div", "udiv": "div",
     "ldrd": "ldrd", "strd": "strd", "ldrexd": "ldrd", "strexd": "strd", "tbb": "tbb", "tbh": "tbb", "it": "it", "nop": "nop",
-    "dmb": "barrier", "dsb": "barrier", "isb": "isb", "cbz": "bcond", "cbnz": "bcond",
+    "vmov": "vmov", "dmb": "barrier", "dsb": "barrier", "isb": "isb", "cbz": "bcond", "cbnz": "bcond",
 }
 _CC_SUFFIXES = ("eq", "ne", "hs", "cs", "lo", "cc", "mi", "pl", "vs", "vc", "hi", "ls",
                 "ge", "lt", "gt", "le", "al")

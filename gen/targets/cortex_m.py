@@ -45,6 +45,23 @@ def target_guard(target: str) -> str:
             f"#endif")
 
 
+#: the flags that give a Cortex-M4 build its FPU (softfp keeps the soft-float calling convention,
+#: so the drop links with code built either way); emu/toolchain.header_cflags reads them back
+FPU_CFLAGS = "-mfpu=fpv4-sp-d16 -mfloat-abi=softfp"
+
+
+def fpu_guard() -> str:
+    """The spill = "fpu" drops: their AES kernels keep spilled values in s0-s15, so the build must
+    be one for the FPU (whose start-up enables it, and whose RTOS port saves FPU registers)."""
+    return (f"\n/* spill = fpu: the AES kernels use FPU registers s0-s15 (VMOV): build for the FPU, e.g.\n"
+            f" * REQUIRED_CFLAGS: {FPU_CFLAGS}\n"
+            f" * (or -mfloat-abi=hard), and enable the FPU (CPACR) at start-up, as such builds do */\n"
+            f"#if !defined(__ARM_FP) || !(__ARM_FP & 4)\n"
+            f"#error \"this drop keeps spilled values in FPU registers (Cortex-M4F): compile it with "
+            f"{FPU_CFLAGS} (or -mfloat-abi=hard)\"\n"
+            f"#endif")
+
+
 def kernels(config: Config) -> KernelSet:
     if config.target not in ("cortex-m4", "cortex-m3"):
         raise ValueError(f"cortex_m.kernels: target must be cortex-m4 or cortex-m3 (got {config.target!r})")
@@ -95,8 +112,8 @@ def aes_gcm_kernels(config: Config) -> KernelSet:
         aes_code = keyschedule_compact.c_code(config.prefix, keybits, config.slicing)
         figures = {"ctr_pairs_per_pair": ctr.pair_cycles, "ctr_pairs_call": ctr.call_cycles}
     else:
-        ctr = aes_ctr_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
-        aes = aes_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)
+        ctr = aes_ctr_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed, config.spill)
+        aes = aes_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed, config.spill)
         aes_code = aes.code
         figures = {"aes_encrypt2_call": aes.stats["thumb2"]["cycles"], "ctr_pairs_per_pair": ctr.pair_cycles}
     sections = [wipe.zero32_thumb2(config.prefix), aes_code, gh.code, ctr.code]
@@ -110,7 +127,7 @@ def aes_gcm_kernels(config: Config) -> KernelSet:
             figures.update(face_encrypt2c_per_pair=face["encrypt2c_loop_step"], face_c2=face["c2"]["cycles"])
     return KernelSet(
         sections=sections,
-        target_guard=target_guard(core),
+        target_guard=target_guard(core) + (fpu_guard() if config.spill == "fpu" else ""),
         block_bytes=16,
         blocks_per_call=2,
         rk_words=8 * (nr + 1),

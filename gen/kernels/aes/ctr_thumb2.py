@@ -64,8 +64,8 @@ def back_edge_text(edge: list) -> list:
     return text + ["bne    1b"]
 
 
-def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) -> CtrCode:
-    c = A.compile_encrypt2(keybits, slicing, core, seed, xor=True)
+def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0, spill: str = "stack") -> CtrCode:
+    c = A.compile_encrypt2(keybits, slicing, core, seed, xor=True, spill=spill)
     insns = c.insns
     start, end, frame = split_frame(insns)
     sym = f"{prefix}_ctr_pairs"
@@ -80,6 +80,7 @@ def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) ->
             f" * of gen/kernels/aes/thumb2.py with the XOR fused, looped by gen/kernels/aes/ctr_thumb2.py.\n"
             f" * Cycle model: {pair} cycles per pair ({pair / 32:.1f} cycles/byte) in the loop;\n"
             f" * spill stores {c.spills} ({c.strd} STRD), reloads {c.reloads}; stack {c.stack_bytes} bytes.\n"
+            + (f" * {A.FPU_WORDS}.\n" if spill == "fpu" else "") +
             f" * No branch but the loop's (n is public), no secret-dependent address. */")
     code = t2.c_asm(f"void {sym}(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, size_t n)",
                     lines, head)

@@ -49,9 +49,13 @@ Pipeline (nothing here is a cipher as text):
 Only single-word LDR/STR touch ``in``/``out`` (they may be unaligned: ARMv7-M allows that for
 LDR/STR, not for LDRD/LDM); ``in`` is read completely before ``out`` is written (in == out is
 allowed).  No instruction of the kernel is outside ARMv7-M, so the same code runs on M3 and M4.
+With ``spill="fpu"`` (``[schedule] spill``, Cortex-M4F only) step 3's spill stores and reloads
+become VMOVs to and from s0-s15 before step 4 (gen/isa/thumb2.fpu_slots), so steps 5-6 find no
+stack slot to pair and the frame holds only the pushed registers.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from contextlib import contextmanager
@@ -63,6 +67,7 @@ from gen.ir import Builder, Program
 from gen.isa import thumb2 as t2
 from gen.kernels.aes import fixsliced as AF
 from gen.kernels.aes import keyschedule as aes_keyschedule
+from gen.cores import timing as T
 from gen.sched import listsched, regalloc, reload_pairs, strd_pairs
 
 CORES = ("cortex-m4", "cortex-m3")
@@ -266,6 +271,7 @@ class Compiled:
     strd: int = 0          # pairs of spill stores written by one STRD
     moved: int = 0         # loads/stores moved next to a load by gen/sched/reload_pairs.py
     circuit: str = aes_sbox.DEFAULT   # the S-box circuit (aes_sbox.CIRCUITS)
+    spill: str = "stack"   # where spilled values live: "stack" or "fpu" (s0-s15, t2.fpu_slots)
 
     @property
     def cycles_per_byte(self) -> float:
@@ -296,6 +302,9 @@ def post(alloc, core: str, seed: int = 0) -> list:
 
 POST_METHODS = ("greedy", "gaps")
 
+#: where the kernel keeps spilled values: the stack frame, or the FPU's s0-s15 (Cortex-M4F)
+SPILLS = ("stack", "fpu")
+
 #: keyword arguments of regalloc.allocate for the kernel (its eviction knobs, clean_bonus and
 #: pick, and ALU rematerialization: gen/sched/remat.py); the others are regalloc's defaults.
 #: gen/explore_alloc.py searches them.  The same policy allocates every kernel that reads the
@@ -306,17 +315,25 @@ ALLOC_POLICY: dict = {"recompute": True, "remat_bonus": 2.0}
 
 
 def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
-                     orders=None, xor: bool = False, circuit: str | None = None) -> Compiled:
+                     orders=None, xor: bool = False, circuit: str | None = None, spill: str = "stack") -> Compiled:
     """The kernel ``(rk, out, in)``; ``xor``: ``(rk, out, in, msg)``, out = msg ^ E(in).
-    ``circuit``: the S-box circuit, default the stored choice ``CIRCUIT``."""
+    ``circuit``: the S-box circuit, default the stored choice ``CIRCUIT``. ``spill``: "stack",
+    or "fpu" (Cortex-M4F: spill slots in s0-s15, moved there before the post-allocation
+    schedule so that it orders the 1-cycle VMOVs, gen/isa/thumb2.fpu_slots)."""
     if core not in CORES:
         raise ValueError(f"core must be one of {', '.join(CORES)} (got {core!r})")
+    if spill not in SPILLS:
+        raise ValueError(f"spill must be one of {', '.join(SPILLS)} (got {spill!r})")
+    if spill == "fpu" and not T.valid_on("vmov", core):
+        raise ValueError(f"spill = fpu needs an FPU; {core} has none")
     circuit = CIRCUIT if circuit is None else circuit
     bases, pushed = (BASES_XOR, PUSHED_XOR) if xor else (BASES, PUSHED)
     seg = build(keybits, slicing, orders, ark_in_sbox=True, xor=xor, circuit=circuit)
     order = listsched.schedule(seg.program, seed, "pressure", segments=seg.segment, rank=seg.rank)
     alloc = regalloc.allocate(seg.program, order, bases, seed=seed, **ALLOC_POLICY)
     regalloc.check_allocation(seg.program, order, alloc, bases)
+    if spill == "fpu":
+        alloc = dataclasses.replace(alloc, insns=t2.fpu_slots(alloc.insns))
     body = post(alloc, core, seed)
     paired, n_strd = strd_pairs.pair(body, core)
     strd_pairs.check(body, paired)
@@ -333,7 +350,7 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
                     spills=alloc.spills, reloads=alloc.reloads, remats=alloc.remats,
                     base_reloads=alloc.base_reloads, stack_bytes=4 * len(pushed) + s,
                     n_ops=len(seg.program.ops), core=core, seed=seed, strd=n_strd, moved=n_moved,
-                    circuit=circuit)
+                    circuit=circuit, spill=spill)
 
 
 # --------------------------------------------------------------------------- S-box order search
@@ -499,10 +516,15 @@ class AesCode:
     stats: dict = field(default_factory=dict)
 
 
+#: what a spill = "fpu" kernel's header says about its instructions
+FPU_WORDS = ("ARMv7-M instructions plus VMOV between core and FPU registers: its spill slots are\n"
+             " * s0-s15 of a Cortex-M4F's FPU, 1 cycle a move where STR/LDR to the stack cost 2")
+
+
 def _header_comment(prefix: str, keybits: int, slicing: str, c: Compiled) -> str:
     nr = AF.ROUNDS[keybits]
     return f"""/* {prefix}_aes_encrypt2: AES-{keybits} ({nr} rounds), {slicing} fixslicing, two blocks per call,
- * generated Thumb-2 for {c.core} (ARMv7-M instructions only). Generated by gen/kernels/aes/thumb2.py.
+ * generated Thumb-2 for {c.core} ({FPU_WORDS if c.spill == "fpu" else "ARMv7-M instructions only"}). Generated by gen/kernels/aes/thumb2.py.
  *
  * Fixslicing (Adomnicai and Peyrin, TCHES 2021/1): the 32 bytes of two blocks are transposed
  * (SWAPMOVE) into eight 32-bit bit-planes, so one AND/EOR acts on one bit of all 32 bytes and
@@ -524,9 +546,9 @@ def _header_comment(prefix: str, keybits: int, slicing: str, c: Compiled) -> str
  */"""
 
 
-def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0) -> AesCode:
+def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0, spill: str = "stack") -> AesCode:
     nr = AF.check_args(keybits, slicing)
-    c = compile_encrypt2(keybits, slicing, core, seed)
+    c = compile_encrypt2(keybits, slicing, core, seed, spill=spill)
     ks = aes_keyschedule.keyschedule_ir(keybits, slicing)
     ks_fn = c_backend.function(
         f"static void {prefix}_aes_keyschedule(uint32_t *rk, const uint8_t *key)", ks,

@@ -1,0 +1,146 @@
+"""[schedule] spill = "fpu" (issue 18): the Cortex-M4F AES kernels keep spilled values in s0-s15.
+
+The kernels are the stack ones with each spill store and reload turned into a VMOV (the same
+allocation, one for one), so they must compute the same thing: FIPS-197 and random blocks
+against pyca/cryptography in Unicorn; they must be cheaper by the model; the drop must refuse a
+build without the FPU and the option must be refused where there is no FPU kernel."""
+import random
+import subprocess
+
+import pytest
+
+from emu import layout, thumb2_classify, toolchain
+from emu.machine import Machine
+from gen import generate
+from gen.config import from_dict
+from gen.errors import ConfigError
+from gen.isa import thumb2 as t2
+from gen.kernels.aes import thumb2 as aes_thumb2
+from gen.targets import cortex_m
+from tests.test_aes_thumb2 import APPENDIX_B, FIPS197, ecb, firmware, reference
+
+
+def config(bits, spill="fpu", **schedule):
+    return from_dict({"name": f"f{bits}", "cipher": f"aes{bits}", "mode": "gcm", "target": "cortex-m4",
+                      "schedule": {"spill": spill, **schedule}})
+
+
+def test_fpu_slots_turns_slot_spill_code_into_vmov_and_nothing_else():
+    body = [t2.Insn("eor", dst="r1", srcs=("r2", "r3")),
+            t2.str_slot("r1", 3, note="spill v7"),
+            t2.ldr_slot("r4", 3, note="reload v7"),
+            t2.ldr("r5", "sp", 52, note="reload out"),          # a home in the push frame: stays
+            t2.str_slot("r6", t2.FPU_SLOTS, note="spill v9")]   # past s15: stays on the stack
+    out = t2.fpu_slots(body)
+    assert [i.text() if i.slot is None else i.mnem for i in out] == [
+        "eor    r1, r2, r3", "vmov   s3, r1    @ spill v7", "vmov   r4, s3    @ reload v7",
+        "ldr    r5, [sp, #52]    @ reload out", "str"]
+    regs, mem = {"r2": 5, "r3": 9, "sp": 0x100}, {}
+    t2.execute(out[:3], regs, mem)
+    assert regs["r4"] == 5 ^ 9 and regs["s3"] == 5 ^ 9 and mem == {}
+
+
+@pytest.mark.parametrize("bits", [128, 256])
+def test_fpu_kernel_is_the_stack_kernel_with_vmov_and_cheaper(bits):
+    stack = aes_thumb2.compile_encrypt2(bits, "ffs", "cortex-m4")
+    fpu = aes_thumb2.compile_encrypt2(bits, "ffs", "cortex-m4", spill="fpu")
+    vmovs = [i for i in fpu.insns if i.mnem == "vmov"]
+    assert len(vmovs) == fpu.spills + fpu.reloads > 0
+    assert {s for i in vmovs for s in (i.dst, *i.srcs) if s.startswith("s")} <= {f"s{k}" for k in range(16)}
+    assert not [i for i in fpu.body if i.base == "sp" and i.slot is not None and i.slot >= 0]
+    assert fpu.stack_bytes < stack.stack_bytes and fpu.strd == 0
+    assert (fpu.spills, fpu.reloads) == (stack.spills, stack.reloads)      # the same allocation
+    assert fpu.cycles < stack.cycles - 100                                # 2,442 -> 2,333 (AES-128)
+
+
+def test_no_fpu_kernel_for_a_core_without_fpu():
+    with pytest.raises(ValueError, match="cortex-m3 has none"):
+        aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m3", spill="fpu")
+    with pytest.raises(ValueError, match="spill must be one of"):
+        aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4", spill="heap")
+
+
+def test_fpu_drop_answers_fips197_and_cryptography_in_unicorn(tmp_path):
+    for bits in (128, 256):
+        cfg = config(bits)
+        fw, _ = firmware(cfg, tmp_path)
+        assert fw.extra_cflags == tuple(cortex_m.FPU_CFLAGS.split())
+        m = Machine("cortex-m4", fw.image)
+        key = bytes(range(bits // 8))
+        pt = bytes.fromhex("00112233445566778899aabbccddeeff")
+        for nblocks, mis in ((1, 0), (2, 1), (5, 3)):
+            assert ecb(fw, m, key, pt * nblocks, mis) == bytes.fromhex(FIPS197[bits]) * nblocks
+        if bits == 128:
+            k, p, c = (bytes.fromhex(x) for x in APPENDIX_B)
+            assert ecb(fw, m, k, p) == c
+        rng = random.Random(bits)
+        for trial in range(4):
+            key, data = rng.randbytes(bits // 8), rng.randbytes(16 * rng.choice([1, 2, 3, 8]))
+            assert ecb(fw, m, key, data, trial % 4) == reference(key, data)
+        addr, size = fw.symbols[f"{cfg.prefix}_aes_encrypt2"]
+        code = fw.image[addr - layout.FLASH_BASE: addr - layout.FLASH_BASE + size]
+        classes = {i.cls for i in thumb2_classify.classify_bytes(code, addr)}
+        assert "vmov" in classes and "strd" not in classes
+
+
+def test_fpu_drop_refuses_a_build_without_the_fpu(tmp_path):
+    cfg = config(128)
+    text, _ = generate.header(cfg, "test")
+    h = tmp_path / "f128.h"
+    h.write_text(text)
+    assert toolchain.header_cflags(h) == cortex_m.FPU_CFLAGS.split()
+    src = tmp_path / "use.c"
+    src.write_text(f'#define {cfg.prefix.upper()}_IMPLEMENTATION\n#include "{h}"\n')
+    base = [toolchain.ARM_GCC, *toolchain.CORE_FLAGS["cortex-m4"], *toolchain.STRICT, "-c", str(src), "-o", "/dev/null"]
+    p = subprocess.run(base, capture_output=True, text=True)
+    assert p.returncode != 0 and "FPU registers" in p.stderr and cortex_m.FPU_CFLAGS in p.stderr
+    for abi in ("softfp", "hard"):
+        p = subprocess.run([*base, "-mfpu=fpv4-sp-d16", f"-mfloat-abi={abi}"], capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr[-1500:]
+
+
+def test_plain_m4_drop_has_no_fpu_instruction_and_no_requirement(tmp_path):
+    cfg = from_dict({"name": "p128", "cipher": "aes128", "mode": "gcm", "target": "cortex-m4"})
+    fw, header = firmware(cfg, tmp_path)
+    assert toolchain.header_cflags(header) == [] and fw.extra_cflags == ()
+    addr, size = fw.symbols[f"{cfg.prefix}_aes_encrypt2"]
+    code = fw.image[addr - layout.FLASH_BASE: addr - layout.FLASH_BASE + size]
+    assert "vmov" not in {i.cls for i in thumb2_classify.classify_bytes(code, addr)}
+
+
+@pytest.mark.parametrize("schedule, target, message", [
+    ({"spill": "fpu"}, "cortex-m3", "spill is not an option of aes128/gcm/cortex-m3"),
+    ({"spill": "fpu", "objective": "size"}, "cortex-m4", 'spill = "fpu" is for the unrolled AES kernels'),
+    ({"spill": "disk"}, "cortex-m4", "choose one of: stack, fpu"),
+])
+def test_spill_option_is_refused_where_there_is_no_fpu_kernel(schedule, target, message):
+    with pytest.raises(ConfigError, match=message):
+        from_dict({"name": "x", "cipher": "aes128", "mode": "gcm", "target": target, "schedule": schedule})
+    with pytest.raises(ConfigError, match='spill = "fpu" is for the unrolled'):
+        from_dict({"name": "x", "cipher": "aes128", "mode": "gcm", "target": "cortex-m4",
+                   "ctr": {"face": "r1"}, "schedule": {"spill": "fpu"}})
+
+
+def test_spill_option_round_trips_and_leaves_other_hashes_alone():
+    cfg = config(128)
+    assert cfg.options()["spill"] == "fpu" and 'spill = "fpu"' in cfg.toml()
+    import tomllib
+    assert from_dict(tomllib.loads(cfg.toml())) == cfg
+    stack = config(128, spill="stack")
+    assert "spill" not in stack.options() and "spill" not in stack.canonical()
+    assert stack.sha256() != cfg.sha256()
+
+
+def test_explore_scores_and_guards_the_fpu_kernel_as_built():
+    """`slicegen explore` on a spill = fpu preset scores the FPU kernel, and the --write-orders
+    guard prices it beside the stack kernel of the same cipher (not deduplicated away)."""
+    from gen import explore, explore_orders as EO, presets
+    fpu, stack = presets.preset("aes128gcm-m4f-ffs"), presets.preset("aes128gcm-m4-ffs")
+    line = explore.score(fpu, 0)
+    assert line["cycles"] == aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4", spill="fpu").cycles
+    assert line["parts"]["reloads"] < explore.score(stack, 0)["parts"]["reloads"]
+    kind = aes_thumb2.sbox_kind(aes_thumb2.CIRCUIT)
+    rows = EO.effect(EO.AES, kind, aes_thumb2.ORDERS[kind], configs=[stack, fpu])
+    names = {name: (old, new) for name, old, new in rows}
+    assert names["aes128gcm-m4f-ffs"][0] == line["cycles"] and names["aes128gcm-m4-ffs"][0] > line["cycles"]
+    assert all(old == new for old, new in names.values())     # the stored order against itself
