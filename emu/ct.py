@@ -289,7 +289,6 @@ class Tracer:
         try:
             yield
         except Exception:
-            self.active = False
             if self._error is not None:   # the recorder stopped the run: its failure is the cause
                 self._check()
             raise

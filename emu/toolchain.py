@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -135,19 +134,14 @@ def build_firmware(header: Path, prefix: str, target: str, workdir: Path,
     default arm-none-eabi-gcc with ``build_cflags``; emu/flagsets.py gives users' others. The
     link is always arm-none-eabi-gcc -nostdlib with libgcc only (the compiler's runtime, no
     libc): a call into libc fails it."""
-    core = core_of(target)
-    extra = header_cflags(header)
-    if extra:
-        compiler = [*(compiler or [tool(platforms.for_target(core).cc), *build_cflags(core)]), *extra]
-    fw = link_firmware((driver, *extra_sources), core, workdir, compiler=compiler,
-                       defines=(*driver_defines(header, prefix), *defines))
-    return dataclasses.replace(fw, extra_cflags=tuple(extra))
+    return link_firmware((driver, *extra_sources), core_of(target), workdir, compiler=compiler,
+                         defines=(*driver_defines(header, prefix), *defines), extra_cflags=header_cflags(header))
 
 
 def link_firmware(sources, core: str, workdir: Path, compiler: list[str] | None = None,
-                  defines=(), stem: str = "fw") -> Firmware:
+                  defines=(), stem: str = "fw", extra_cflags=()) -> Firmware:
     """The one firmware recipe: compile each C source (``compiler``, default the platform's
-    compiler with ``build_cflags``; plus ``defines``), link them at the emulated memory map
+    compiler with ``build_cflags``; plus a drop's ``extra_cflags`` and ``defines``), link them at the emulated memory map
     (emu/layout.py) with -nostdlib and libgcc only, and load FLASH (.text, .rodata) as the image.
     Used by the batch drivers' firmware, the GHASH measurement and the tests' harnesses."""
     plat = platforms.for_target(core)
@@ -155,7 +149,7 @@ def link_firmware(sources, core: str, workdir: Path, compiler: list[str] | None 
     ld = workdir / "link.ld"
     ld.write_text(layout.LINKER_SCRIPT)
     elf = workdir / f"{stem}.elf"
-    cc = list(compiler) if compiler else [tool(plat.cc), *build_cflags(core)]
+    cc = [*(compiler or [tool(plat.cc), *build_cflags(core)]), *extra_cflags]
     objects = []
     for i, src in enumerate(sources):
         objects.append(workdir / f"{stem}{i}.o")
@@ -170,7 +164,8 @@ def link_firmware(sources, core: str, workdir: Path, compiler: list[str] | None 
     binary = workdir / f"{stem}.bin"
     run([tool(plat.tool("objcopy")), "-O", "binary", "-j", ".text", "-j", ".rodata", str(elf),
          str(binary)], workdir)
-    return Firmware(elf=elf, image=binary.read_bytes(), symbols=elf_symbols(elf, workdir), core=core)
+    return Firmware(elf=elf, image=binary.read_bytes(), symbols=elf_symbols(elf, workdir), core=core,
+                    extra_cflags=tuple(extra_cflags))
 
 
 def elf_symbols(elf: Path, workdir: Path) -> dict[str, tuple[int, int]]:

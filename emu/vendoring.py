@@ -58,7 +58,7 @@ def link(header: Path, prefix: str, core: str | None, keybytes: int, impl: FlagS
     source, extra = (CALLER, []) if block is None else (CALLER_BLOCK, block_defines(*block))
     workdir.mkdir(parents=True, exist_ok=True)
     impl_obj, caller_obj, elf = workdir / "impl.o", workdir / "caller.o", workdir / "fw.elf"
-    need = [] if core is None else toolchain.header_cflags(header)     # spill = fpu: the FPU's flags
+    need = toolchain.header_cflags(header)     # spill = fpu: the FPU's flags (none for the others)
     toolchain.run([*impl.command(core), *need, "-c", str(_impl_source(header, prefix, workdir)),
                    "-o", str(impl_obj)], workdir)
     toolchain.run([*caller.command(core), *need, *_caller_defines(header, prefix, keybytes), *extra, "-c",
@@ -79,7 +79,7 @@ def implementation_imports(header: Path, prefix: str, core: str | None, flags: F
     """The undefined symbols of the implementation unit alone, compiled with ``flags``."""
     workdir.mkdir(parents=True, exist_ok=True)
     obj = workdir / "impl.o"
-    need = [] if core is None else toolchain.header_cflags(header)
+    need = toolchain.header_cflags(header)
     toolchain.run([*flags.command(core), *need, "-c", str(_impl_source(header, prefix, workdir)), "-o", str(obj)],
                   workdir)
     nm = toolchain.tool(toolchain.platform_of_core(core).tool("nm") if core else "nm")

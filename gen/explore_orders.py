@@ -243,7 +243,7 @@ def runs_like_the_ir(config: Config, c, cases: int = 2, seed: int = 1) -> bool:
     prog = family(config).program(config)
     n_in, n_rk, n_out = (prog.mems[m][0] for m in ("in", "rk", "out"))
     text = "\n".join(c.lines) if c.insns is None else "\n".join(i.text() for i in c.insns)
-    if getattr(config, "spill", "stack") == "fpu":     # VMOV to s0-s15: the M4F's FPU
+    if config.spill == "fpu":     # VMOV to s0-s15: the M4F's FPU
         text = ".fpu fpv4-sp-d16\n" + text
     with tempfile.TemporaryDirectory(prefix="slicegen-explore-") as tmp:
         code = toolchain.assemble(text, config.target, Path(tmp))

@@ -110,7 +110,7 @@ def _sorted(manifests) -> list[dict]:
 def _core(m: dict) -> str:
     met = m.get("metrics", {})
     core = met.get("core") or ("cortex-m4" if m["target"] == "portable" else m["target"])
-    fpu = " + FPU spills" if m.get("options", {}).get("spill") == "fpu" else ""
+    fpu = " + FPU spills" if report_size.fpu_spill(m) else ""
     return (m["target"] if core == m["target"] else f"{m['target']} (on {core})") + fpu
 
 
@@ -159,7 +159,7 @@ def aes_table(manifests) -> str:
     for m in _sorted(manifests):
         opt = m.get("options", {})
         if m["target"] not in ("cortex-m4", "cortex-m3") or opt.get("face", "off") != "off" \
-                or opt.get("ghash") != "ctmul" or report_size.objective(m) != "speed" or opt.get("spill") == "fpu":
+                or opt.get("ghash") != "ctmul" or report_size.objective(m) != "speed" or report_size.fpu_spill(m):
             continue
         chosen.setdefault((m["target"], opt.get("slicing"), m["cipher"]), m)
     order = {"cortex-m3": 0, "cortex-m4": 1, "ffs": 0, "sfs": 1}
@@ -282,7 +282,7 @@ def best_match(peer: Peer, manifests) -> tuple[str, float] | None:
         met, opt = m.get("metrics", {}), m.get("options", {})
         if m.get("target") == "armv8a":        # A-class: compared in their own table (gen/report_armv8.py)
             continue
-        if opt.get("spill") == "fpu":          # needs a Cortex-M4F; the peers run without an FPU
+        if report_size.fpu_spill(m):           # needs a Cortex-M4F; the peers run without an FPU
             continue
         if peer.what == "aes":
             if m.get("cipher") != peer.cipher or opt.get("slicing") != peer.variant:

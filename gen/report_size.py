@@ -27,9 +27,14 @@ def objective(m: dict) -> str:
 FPU_POINT = "speed, spills in FPU registers (M4F)"
 
 
+def fpu_spill(m: dict) -> bool:
+    """A manifest of a [schedule] spill = "fpu" drop (Cortex-M4F only)."""
+    return m.get("options", {}).get("spill") == "fpu"
+
+
 def _point(m: dict) -> str:
     opt = m["options"]
-    if opt.get("spill") == "fpu":
+    if fpu_spill(m):
         return FPU_POINT
     return objective(m) if opt.get("face", "off") == "off" else f"speed, FACE {opt['face']}"
 

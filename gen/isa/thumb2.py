@@ -240,7 +240,7 @@ def str_slot(src: str, slot: int, note: str = "") -> Insn:
 FPU_SLOTS = 16
 
 
-def fpu_slots(insns, note: str = "fpu") -> list:
+def fpu_slots(insns) -> list:
     """Spill code moved into FPU registers (the ``[schedule] spill = "fpu"`` option): a store
     to stack slot k < FPU_SLOTS becomes ``vmov sk, rX`` and a reload ``vmov rX, sk``, 1 cycle
     each on a Cortex-M4F where STR and LDR cost 2 (TRM Table 7-1 and Table 3-1). One for one,
