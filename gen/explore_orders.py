@@ -29,7 +29,7 @@ from gen.circuits import aes_sbox
 from gen.config import Config
 from gen.errors import ConfigError
 from gen.ir import Program
-from gen.kernels.aes import thumb2 as aes_thumb2
+from gen.kernels.aes import ecb_thumb2 as aes_ecb_thumb2, thumb2 as aes_thumb2
 from gen.kernels.aes.breakdown import breakdown, describe
 from gen.explore_cpsat import REGISTERS
 
@@ -89,15 +89,18 @@ class Looped:
 def _aes_compile(config: Config, orders: dict):
     """The AES kernel this configuration builds, with ``orders``: [schedule] objective = size
     (without FACE) the looped kernel (gen/kernels/aes/compact_thumb2.py), balanced the XOR-fused
-    encrypt2 its ctr_pairs runs, speed the encrypt2 of ecb_encrypt and the counter mode."""
+    encrypt2 its ctr_pairs runs, speed the kernel of ecb_encrypt's loop (its figure a loop step,
+    gen/kernels/aes/ecb_thumb2.compile_loop), which the counter mode runs XOR-fused."""
     bits = 8 * config.spec.key_bytes
     if config.objective == "size" and config.face == "off":
         from gen.kernels.aes import compact_thumb2
         with _swapped(aes_thumb2.ORDERS, orders):
             k = compact_thumb2.thumb2(config.prefix, bits, config.slicing, config.target, config.seed)
         return Looped(k.pair_segment_cycles, k.spills, k.instructions, k.lines)
-    return aes_thumb2.compile_encrypt2(bits, config.slicing, config.target, config.seed, orders=orders,
-                                       xor=config.objective == "balanced" and config.face == "off",
+    if config.objective == "balanced" and config.face == "off":
+        return aes_thumb2.compile_encrypt2(bits, config.slicing, config.target, config.seed, orders=orders,
+                                           xor=True, spill=config.spill)
+    return aes_ecb_thumb2.compile_loop(bits, config.slicing, config.target, config.seed, orders=orders,
                                        spill=config.spill)
 
 
@@ -129,7 +132,7 @@ def figures(config: Config, c) -> dict:
     out = {"cycles": c.cycles, "spills": c.spills}
     if c.insns is None:
         return dict(out, instructions=c.instructions)
-    return dict(out, instructions=len(c.insns), reloads=c.reloads, parts=breakdown(c.insns, config.target))
+    return dict(out, instructions=len(c.insns), reloads=c.reloads, parts=breakdown(c.insns, config.target, c.cycles))
 
 
 AES = Family(

@@ -96,6 +96,11 @@ def test_random_blocks_match_cryptography(bits, slicing, tmp_path):
         key = rng.randbytes(bits // 8)
         data = rng.randbytes(16 * rng.choice([1, 2, 4, 7]))
         assert ecb(fw, m, key, data, trial % 4) == reference(key, data)
+    key, data = rng.randbytes(bits // 8), rng.randbytes(16 * 7)     # in place: out == in, 3 pairs + 1
+    m.reset_buffers()
+    k, buf = m.alloc(len(key), key), m.alloc(len(data), data)
+    assert m.call(fw.addr("t_ecb"), k, len(key), buf, buf, 7) == 0
+    assert m.read(buf, len(data)) == reference(key, data)
 
 
 def test_m3_code_has_no_m4_only_instruction(tmp_path):
@@ -109,8 +114,10 @@ def test_m3_code_has_no_m4_only_instruction(tmp_path):
     assert sum(i.size for i in insns) == size
     assert not [i.mnemonic for i in insns if i.cls == "dsp"]
     classes = {i.cls for i in insns}
-    assert classes <= {"alu", "ldr", "str", "strd", "stm", "ldm_pc"}, classes
+    assert classes <= {"alu", "ldr", "str", "strd", "stm", "ldm_pc", "bcond", "branch"}, classes
     assert "strd" in classes       # spill stores paired (gen/sched/strd_pairs.py)
+    # the only branch is the pair loop's back edge (gen/kernels/aes/ecb_thumb2.py)
+    assert [i.cls for i in insns if i.cls in ("bcond", "branch")] == ["bcond"]
 
 
 def test_wrong_target_hits_the_error(tmp_path):

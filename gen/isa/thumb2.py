@@ -240,18 +240,33 @@ def str_slot(src: str, slot: int, note: str = "") -> Insn:
 FPU_SLOTS = 16
 
 
-def fpu_slots(insns) -> list:
+def fpu_slots(insns, limit: int = None) -> list:
     """Spill code moved into FPU registers (the ``[schedule] spill = "fpu"`` option): a store
     to stack slot k < FPU_SLOTS becomes ``vmov sk, rX`` and a reload ``vmov rX, sk``, 1 cycle
     each on a Cortex-M4F where STR and LDR cost 2 (TRM Table 7-1 and Table 3-1). One for one,
     so positions (and a schedule's read-only marks) are unchanged; a slot >= FPU_SLOTS stays
-    on the stack."""
+    on the stack (or >= ``limit``, when the registers above it hold something else)."""
+    limit = FPU_SLOTS if limit is None else limit
     out = []
     for i in insns:
-        if i.base == "sp" and i.slot is not None and 0 <= i.slot < FPU_SLOTS and i.mnem in ("ldr", "str"):
+        if i.base == "sp" and i.slot is not None and 0 <= i.slot < limit and i.mnem in ("ldr", "str"):
             s = f"s{i.slot}"
             i = (Insn("vmov", dst=i.dst, srcs=(s,), note=i.note) if i.mnem == "ldr"
                  else Insn("vmov", dst=s, srcs=i.srcs, note=i.note))
+        out.append(i)
+    return out
+
+
+def fpu_homes(insns, sregs: dict) -> list:
+    """Pointer homes in FPU registers (spill = "fpu" with ``sregs``, home slot -> 'sN', above the
+    spill slots): a reload of a pointer from its home (a negative stack slot) becomes
+    ``vmov rX, sN``, 1 cycle where the LDR costs 2. One for one, like ``fpu_slots``; the
+    prologue must have put the pointers there (``vmov sN, rK``, notes "home")."""
+    out = []
+    for i in insns:
+        if i.base == "sp" and i.slot is not None and i.slot in sregs:
+            assert i.mnem == "ldr", f"a home is only reloaded, never written: {i.text()}"
+            i = Insn("vmov", dst=i.dst, srcs=(sregs[i.slot],), note=i.note)
         out.append(i)
     return out
 

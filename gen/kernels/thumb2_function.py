@@ -219,7 +219,8 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
 
 def split_frame(insns: list) -> tuple:
     """(start, end, frame) of a function made here (or by aes_thumb2.compile_encrypt2): its body
-    is ``insns[start:end]``, after the push, the ``sub sp, #frame`` and the stack-argument loads,
+    is ``insns[start:end]``, after the push, the ``sub sp, #frame``, the stack-argument loads and
+    the moves of arguments to FPU homes,
     before the ``add sp`` and the pop."""
     assert insns[0].mnem == "push" and insns[-1].mnem == "pop"
     start, frame = 1, 0
@@ -227,6 +228,8 @@ def split_frame(insns: list) -> tuple:
         frame = insns[start].imm
         start += 1
     while insns[start].mnem == "ldr" and insns[start].base == "sp" and insns[start].note == "stack argument":
+        start += 1
+    while insns[start].mnem == "vmov" and insns[start].note == "home":    # aes_thumb2's fpu_homes
         start += 1
     end = len(insns) - 1
     if insns[end - 1].mnem == "add" and insns[end - 1].dst == "sp":

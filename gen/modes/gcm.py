@@ -27,4 +27,5 @@ def glue(config: Config, ks: KernelSet) -> str:
     return render("gcm_glue.c.j2", p=p, P=p.upper(), face=config.face, ctr_pairs=ks.ctr_pairs,
                   zero32_asm=ks.zero32_asm, ctr_ghash=ks.ctr_ghash, ctr_table=ks.ctr_table,
                   zero_bytes_asm=ks.zero_bytes_asm, encrypt_via_ctr=ks.encrypt_via_ctr,
+                  encrypt_pairs=ks.encrypt_pairs,
                   keybytes=config.spec.key_bytes)

@@ -34,6 +34,9 @@ class KernelSet:
     #: with ctr_pairs: the target has no separate ``aes_encrypt2``; the glue defines it as one pair
     #: of ctr_pairs over a zero message (the size objectives: one AES kernel, gen/targets/cortex_m.py)
     encrypt_via_ctr: bool = False
+    #: the target has ``{p}_aes_encrypt_pairs(rk, out, in, n)``: n >= 1 pairs in one call, looped in
+    #: generated code (gen/kernels/aes/ecb_thumb2.py); ecb_encrypt calls it once for all its pairs
+    encrypt_pairs: bool = False
     #: the target has ``{p}_ctr_ghash_pairs(rk, out, cb, in, n, hk, y)`` too: ctr_pairs and GHASH of
     #: the ciphertext stitched in one loop (armv8a); encrypt's update then hashes as it writes
     ctr_ghash: bool = False

@@ -14,6 +14,8 @@ def part(insn, k: int, n: int) -> str:
     if k == 0 or insn.mnem in ("push", "pop") or (k >= n - 2 and insn.mnem == "add"):
         return "frame"
     note = getattr(insn, "note", "") or ""
+    if note == "home":                   # an argument moved to its FPU home by the prologue
+        return "frame"
     if note.startswith("spill"):
         return "spill_stores"
     if note.startswith("reload"):
@@ -27,15 +29,19 @@ def part(insn, k: int, n: int) -> str:
     return "alu"
 
 
-def breakdown(insns, core: str) -> dict:
+def breakdown(insns, core: str, total: int | None = None) -> dict:
     """Cycles by part (PARTS) of a whole function, prologue to return; they add up to
-    timing.sequence_cycles(insns)."""
+    timing.sequence_cycles(insns).  ``total``: the figure of the function as run in a loop
+    (gen/kernels/aes/ecb_thumb2.compile_loop: a loop step); the frame part is then the rest, the
+    back edge in place of the prologue and the epilogue."""
     out = dict.fromkeys(PARTS, 0)
     prev = None
     for k, insn in enumerate(insns):
         i = insn.timing()
         out[part(insn, k, len(insns))] += T.insn_cycles(i, core, taken=False, which="max") + T.pair_adjust(prev, i)
         prev = i
+    if total is not None:
+        out["frame"] += total - sum(out[p] for p in PARTS)
     out["total"] = sum(out[p] for p in PARTS)
     return out
 

@@ -1,9 +1,9 @@
 """Fixsliced AES-128/192/256 (ffs and sfs) encrypting two blocks, as generated Thumb-2.
 
-``thumb2(prefix, keybits, slicing, core, seed=0) -> AesCode``: C text with the constant-time
-key schedule (the C printed from the IR of gen/kernels/aes/keyschedule.py) and
-``{prefix}_aes_encrypt2(const uint32_t *rk, uint8_t *out, const uint8_t *in)`` as a
-file-scope ``__asm__`` block, plus the measured figures (``AesCode.stats['thumb2']``).
+``compile_encrypt2(keybits, slicing, core, seed=0, ...) -> Compiled``: the kernel
+``(rk, out, in)`` as instructions with its figures. The drops print it looped over pairs
+(gen/kernels/aes/ecb_thumb2.py: ``{prefix}_aes_encrypt_pairs`` and ``{prefix}_aes_encrypt2``)
+and, XOR-fused, as counter mode (gen/kernels/aes/ctr_thumb2.py).
 
 Pipeline (nothing here is a cipher as text):
 
@@ -59,14 +59,12 @@ import dataclasses
 import math
 import random
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from gen.backends import c_backend
 from gen.circuits import aes_sbox
 from gen.ir import Builder, Program
 from gen.isa import thumb2 as t2
 from gen.kernels.aes import fixsliced as AF
-from gen.kernels.aes import keyschedule as aes_keyschedule
 from gen.cores import timing as T
 from gen.sched import listsched, regalloc, reload_pairs, strd_pairs
 
@@ -112,6 +110,8 @@ PUSHED = ("r0", "r1", "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "l
 POPPED = ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "pc")
 HOME_OUT, HOME_IN, HOME_RK, HOME_MSG = -1, -2, -3, -4
 HOME_REG = {HOME_RK: "r0", HOME_OUT: "r1", HOME_IN: "r2", HOME_MSG: "r3"}
+#: the homes' FPU registers with ``fpu_homes`` (compile_encrypt2), above the spill slots s0-s11
+HOME_SREG = {HOME_RK: 12, HOME_OUT: 13, HOME_IN: 14, HOME_MSG: 15}
 BASES = {
     "rk": regalloc.BaseSpec("home", "r0", HOME_RK),
     "out": regalloc.BaseSpec("home", "r1", HOME_OUT),
@@ -272,6 +272,7 @@ class Compiled:
     moved: int = 0         # loads/stores moved next to a load by gen/sched/reload_pairs.py
     circuit: str = aes_sbox.DEFAULT   # the S-box circuit (aes_sbox.CIRCUITS)
     spill: str = "stack"   # where spilled values live: "stack" or "fpu" (s0-s15, t2.fpu_slots)
+    fpu_homes: bool = False  # the argument registers' homes are s12-s15 (compile_encrypt2)
 
     @property
     def cycles_per_byte(self) -> float:
@@ -315,8 +316,15 @@ ALLOC_POLICY: dict = {"recompute": True, "remat_bonus": 2.0}
 
 
 def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
-                     orders=None, xor: bool = False, circuit: str | None = None, spill: str = "stack") -> Compiled:
+                     orders=None, xor: bool = False, circuit: str | None = None, spill: str = "stack",
+                     count: bool = False, fpu_homes: bool = False) -> Compiled:
     """The kernel ``(rk, out, in)``; ``xor``: ``(rk, out, in, msg)``, out = msg ^ E(in).
+    ``count``: r3 is pushed too, as the home of a loop count (the ECB loop of
+    gen/kernels/aes/ecb_thumb2.py): the same body, other frame offsets.
+    ``fpu_homes`` (with spill = "fpu"): the argument registers' homes are s12-s15 (``HOME_SREG``)
+    instead of the stack: the prologue moves r0-r3 there (VMOV, notes "home") and pushes only
+    the callee-saved registers, a pointer reload is a 1-cycle VMOV (gen/isa/thumb2.fpu_homes);
+    spill slots then use s0-s11 only.
     ``circuit``: the S-box circuit, default the stored choice ``CIRCUIT``. ``spill``: "stack",
     or "fpu" (Cortex-M4F: spill slots in s0-s15, moved there before the post-allocation
     schedule so that it orders the 1-cycle VMOVs, gen/isa/thumb2.fpu_slots)."""
@@ -326,14 +334,22 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
         raise ValueError(f"spill must be one of {', '.join(SPILLS)} (got {spill!r})")
     if spill == "fpu" and not T.valid_on("vmov", core):
         raise ValueError(f"spill = fpu needs an FPU; {core} has none")
+    if fpu_homes and spill != "fpu":
+        raise ValueError("compile_encrypt2: fpu_homes needs spill = fpu")
+    if xor and count:
+        raise ValueError("compile_encrypt2: the XOR-fused kernel has no count register (r3 is msg)")
     circuit = CIRCUIT if circuit is None else circuit
-    bases, pushed = (BASES_XOR, PUSHED_XOR) if xor else (BASES, PUSHED)
+    bases, pushed = (BASES_XOR, PUSHED_XOR) if xor else (BASES, PUSHED_XOR if count else PUSHED)
     seg = build(keybits, slicing, orders, ark_in_sbox=True, xor=xor, circuit=circuit)
     order = listsched.schedule(seg.program, seed, "pressure", segments=seg.segment, rank=seg.rank)
     alloc = regalloc.allocate(seg.program, order, bases, seed=seed, **ALLOC_POLICY)
     regalloc.check_allocation(seg.program, order, alloc, bases)
     if spill == "fpu":
-        alloc = dataclasses.replace(alloc, insns=t2.fpu_slots(alloc.insns))
+        insns = t2.fpu_slots(alloc.insns, limit=min(HOME_SREG.values()) if fpu_homes else None)
+        if fpu_homes:
+            insns = t2.fpu_homes(insns, {slot: f"s{k}" for slot, k in HOME_SREG.items()})
+            pushed = tuple(r for r in pushed if r not in HOME_REG.values())
+        alloc = dataclasses.replace(alloc, insns=insns)
     body = post(alloc, core, seed)
     paired, n_strd = strd_pairs.pair(body, core)
     strd_pairs.check(body, paired)
@@ -342,6 +358,10 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
 
     body = [t2.resolve(i, lambda slot: home_offset(slot, s, pushed)) for i in body]
     pro = [t2.push(pushed)] + ([t2.add_sp(-s)] if s else [])
+    if fpu_homes:
+        args = PUSHED_XOR[:4] if (xor or count) else PUSHED[:3]
+        pro += [t2.Insn("vmov", dst=f"s{HOME_SREG[slot]}", srcs=(reg,), note="home")
+                for slot, reg in sorted(HOME_REG.items(), key=lambda kv: kv[1]) if reg in args]
     n_args = len(pushed) - len(POPPED)          # argument registers pushed (homes)
     epi = [t2.add_sp(s + 4 * n_args), t2.pop(POPPED)]
     insns = pro + body + epi
@@ -350,7 +370,7 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
                     spills=alloc.spills, reloads=alloc.reloads, remats=alloc.remats,
                     base_reloads=alloc.base_reloads, stack_bytes=4 * len(pushed) + s,
                     n_ops=len(seg.program.ops), core=core, seed=seed, strd=n_strd, moved=n_moved,
-                    circuit=circuit, spill=spill)
+                    circuit=circuit, spill=spill, fpu_homes=fpu_homes)
 
 
 # --------------------------------------------------------------------------- S-box order search
@@ -506,65 +526,7 @@ def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: f
 
 # --------------------------------------------------------------------------- printing
 
-@dataclass
-class AesCode:
-    code: str
-    rk_words: int
-    nr: int
-    keybits: int = 0
-    slicing: str = ""
-    stats: dict = field(default_factory=dict)
-
-
 #: what a spill = "fpu" kernel's header says about its instructions
-FPU_WORDS = ("ARMv7-M instructions plus VMOV between core and FPU registers: its spill slots are\n"
-             " * s0-s15 of a Cortex-M4F's FPU, 1 cycle a move where STR/LDR to the stack cost 2")
-
-
-def _header_comment(prefix: str, keybits: int, slicing: str, c: Compiled) -> str:
-    nr = AF.ROUNDS[keybits]
-    return f"""/* {prefix}_aes_encrypt2: AES-{keybits} ({nr} rounds), {slicing} fixslicing, two blocks per call,
- * generated Thumb-2 for {c.core} ({FPU_WORDS if c.spill == "fpu" else "ARMv7-M instructions only"}). Generated by gen/kernels/aes/thumb2.py.
- *
- * Fixslicing (Adomnicai and Peyrin, TCHES 2021/1): the 32 bytes of two blocks are transposed
- * (SWAPMOVE) into eight 32-bit bit-planes, so one AND/EOR acts on one bit of all 32 bytes and
- * the S-box is a Boolean circuit ({aes_sbox.SOURCES[c.circuit]}; its four NOTs are
- * folded into the round keys). ShiftRows, a bit permutation inside every plane, is never
- * executed: round j works on the state permuted by ShiftRows^-a(j) and uses a MixColumns variant twisted to match
- * ({'four variants, a(j) = j mod 4' if slicing == 'ffs' else 'two variants plus an explicit ShiftRows^2 every other round'}); the
- * round keys are stored pre-permuted and the leftover permutation is undone after unpacking.
- * No table, no secret-dependent branch or address: constant time by construction.
- *
- * Registers: r0-r12 and lr hold the {c.n_ops} IR values, allocated by furthest-next-use (Belady)
- * after a list schedule in stored evaluation orders; rk, out and in are pushed with the
- * callee-saved registers and reloaded from the frame when needed. Spill code: {c.spills} stores ({2 * c.strd} of them
- * paired into {c.strd} STRD), {c.reloads} reloads,
- * {c.remats} round-key reloads, {c.base_reloads} pointer reloads; stack {c.stack_bytes} bytes.
- * Cycle model (gen/cores/timing.py, zero wait states): {c.cycles} cycles per call
- * = {c.cycles_per_byte:.1f} cycles/byte, {len(c.insns)} instructions. Schedule seed {c.seed}.
- * in and out may be unaligned (single-word LDR/STR only) and may be the same buffer.
- */"""
-
-
-def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0, spill: str = "stack") -> AesCode:
-    nr = AF.check_args(keybits, slicing)
-    c = compile_encrypt2(keybits, slicing, core, seed, spill=spill)
-    ks = aes_keyschedule.keyschedule_ir(keybits, slicing)
-    ks_fn = c_backend.function(
-        f"static void {prefix}_aes_keyschedule(uint32_t *rk, const uint8_t *key)", ks,
-        {"key": ("bytes_le", "key"), "rk": ("words", "rk")})
-    ks_head = (f"/* AES-{keybits} key schedule -> fixsliced ({slicing}) round keys, {nr + 1} x 8 words; "
-               f"C printed from the IR of gen/kernels/aes/keyschedule.py (bitsliced SubWord, "
-               f"no table, no key-dependent index or branch). */\n")
-    sym = f"{prefix}_aes_encrypt2"
-    asm = t2.c_asm(f"void {sym}(const uint32_t *rk, uint8_t *out, const uint8_t *in)",
-                   t2.function_lines(sym, [f"    {i.text()}" for i in c.insns]),
-                   _header_comment(prefix, keybits, slicing, c))
-    stats = {"encrypt2": c.n_ops, "keyschedule": ks.stats(),
-             "thumb2": {"cycles": c.cycles, "cycles_per_byte": round(c.cycles_per_byte, 2),
-                        "instructions": len(c.insns), "spills": c.spills, "strd": c.strd,
-                        "reload_moves": c.moved, "reloads": c.reloads,
-                        "remats": c.remats, "base_reloads": c.base_reloads,
-                        "stack_bytes": c.stack_bytes, "core": core, "seed": seed}}
-    return AesCode(code=ks_head + ks_fn + "\n" + asm, rk_words=8 * (nr + 1), nr=nr, keybits=keybits,
-                   slicing=slicing, stats=stats)
+FPU_WORDS = ("ARMv7-M instructions plus VMOV between core and FPU registers: it keeps spilled\n"
+             " * values (the ECB loop also its pointers) in s0-s15 of a Cortex-M4F's FPU, 1 cycle a move\n"
+             " * where STR/LDR to the stack cost 2")

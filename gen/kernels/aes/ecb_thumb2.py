@@ -1,0 +1,171 @@
+"""ECB over whole pairs of blocks, as generated Thumb-2: ``{prefix}_aes_encrypt_pairs``, with
+``{prefix}_aes_encrypt2`` as its entry for one pair.
+
+    void {prefix}_aes_encrypt_pairs(const uint32_t *rk, uint8_t *out, const uint8_t *in,
+                                    size_t n);     /* n >= 1 pairs: out[32 k ..] = E(in[32 k ..]) */
+    void {prefix}_aes_encrypt2(const uint32_t *rk, uint8_t *out, const uint8_t *in);    /* n = 1 */
+
+The trick: ecb_encrypt used to call the straight-line kernel once per pair, and every call paid
+the frame (a push of 12 registers, a pop of 9 and pc: 27 modelled cycles) and the C loop around
+it (about 14 more).  Here the body of gen/kernels/aes/thumb2.py's kernel runs n times between
+one prologue and one epilogue.  It is compiled with r3 pushed beside the three pointers
+(``compile_encrypt2(count=True)``: the same schedule and allocation, only the frame offsets
+move); r3's home holds the end of the input, in + 32 n, computed by one ``add`` before the push.
+At the end of the body every register is dead; the back edge reloads in, the end, out and rk,
+steps in and out by 32 and stores them back (one STRD), and loops while in is below the end.
+With ``[schedule] spill = "fpu"`` the four homes are s12-s15 instead of the stack
+(``compile_encrypt2(fpu_homes=True)``): the body's pointer reloads and the back edge's moves
+are 1-cycle VMOVs.  ``aes_encrypt2`` is two bytes in front: ``movs r3, #1`` falling through
+into ``aes_encrypt_pairs``, so there is one copy of the rounds, not two.  The loop count is
+public (a length), so the code stays constant time; n = 0 is not allowed (it runs one pair).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from gen.backends import c_backend
+from gen.circuits import aes_sbox
+from gen.cores import timing as T
+from gen.isa import thumb2 as t2
+from gen.kernels.aes import fixsliced as AF
+from gen.kernels.aes import keyschedule as aes_keyschedule
+from gen.kernels.aes import thumb2 as A
+from gen.kernels.thumb2_function import split_frame
+
+
+@dataclass
+class AesCode:
+    code: str                 # the key schedule (C) and the two kernels (C prototypes, file-scope __asm__)
+    rk_words: int
+    nr: int
+    keybits: int = 0
+    slicing: str = ""
+    stats: dict = field(default_factory=dict)
+
+
+#: the pushed registers of the looped kernel (homes on the stack): PUSHED_XOR's list, r3 being the
+#: home of the end of the input here (``END`` before the push: in + 32 n)
+PUSHED = A.PUSHED_XOR
+END = "    add    r3, r2, r3, lsl #5    @ r3 = in + 32 n, the end of the input"
+
+
+def _home(frame: int, reg: str) -> int:
+    return frame + 4 * PUSHED.index(reg)
+
+
+def back_edge(frame: int, fpu_homes: bool = False) -> tuple[list, list]:
+    """The back edge as (instructions, printed lines): in, the input's end, out and rk reloaded
+    from their homes, in and out advanced by 32 and stored back (one STRD: their homes are
+    adjacent), then ``cmp r2, r3; bne 1b`` (the last pair also steps the homes, which nothing
+    reads again).  The body finds rk in r0 and in in r2, as at the first pair; out it writes before
+    it reads (it reloads it from the home).  ``fpu_homes``: the homes are s12-s15 (A.HOME_SREG),
+    every move a 1-cycle VMOV.  The instructions leave out the compare and the branch."""
+    add32 = lambda r: t2.Insn("add", dst=r, srcs=(r,), imm=32)
+    if fpu_homes:
+        sreg = {reg: f"s{A.HOME_SREG[slot]}" for slot, reg in A.HOME_REG.items()}
+        get = lambda r: t2.Insn("vmov", dst=r, srcs=(sreg[r],))
+        put = lambda r: t2.Insn("vmov", dst=sreg[r], srcs=(r,))
+        edge = [get("r2"), get("r3"), get("r1"), get("r0"), add32("r2"), add32("r1"), put("r1"), put("r2")]
+    else:
+        h = lambda r: _home(frame, r)
+        assert h("r2") == h("r1") + 4
+        edge = [t2.ldr("r2", "sp", h("r2")), t2.ldr("r3", "sp", h("r3")), t2.ldr("r1", "sp", h("r1")),
+                t2.ldr("r0", "sp", h("r0")), add32("r2"), add32("r1"),
+                t2.Insn("strd", srcs=("r1", "r2"), base="sp", offset=h("r1"))]
+    text = [f"    {i.text()}    @ next pair" for i in edge] + ["    cmp    r2, r3", "    blo    1b"]
+    return edge, text
+
+
+def _cycles(seq: list, core: str, prev) -> int:
+    return T.sequence_cycles([i.timing() for i in seq], core, prev=prev)
+
+
+def figures(c: A.Compiled, core: str) -> tuple[int, int]:
+    """(loop step, aes_encrypt2 call) in modelled cycles, priced as the emulator's cycle model
+    prices the executed instructions (pair terms across the body's end included)."""
+    start, end, frame = split_frame(c.insns)
+    edge = back_edge(frame, c.fpu_homes)[0]
+    body = c.insns[start:end]
+    alu = T.issue_cycles("alu", core)
+    bne = lambda taken: T.issue_cycles("bcond", core, taken=taken)
+    tail = _cycles(edge, core, body[-1].timing()) + alu                 # ... cmp r2, r3
+    loop = _cycles(body, core, None) + tail + bne(True)
+    frame_in = _cycles(c.insns[:start], core, None)
+    frame_out = _cycles(c.insns[end:], core, None)
+    call = (2 * alu + frame_in + _cycles(body, core, c.insns[start - 1].timing())
+            + tail + bne(False) + frame_out)              # movs r3, #1; add r3, r2, r3, lsl #5
+    return loop, call
+
+
+def compile_loop(keybits: int, slicing: str, core: str, seed: int = 0, **kw) -> A.Compiled:
+    """The kernel as ``aes_encrypt_pairs`` runs it (``compile_encrypt2(count=True)``), its ``cycles``
+    one loop step, a pair: the figure the searches minimize for a speed drop (ecb_encrypt's bulk
+    rate; ctr_pairs runs the same body XOR-fused, aes_encrypt2 the same body once)."""
+    c = A.compile_encrypt2(keybits, slicing, core, seed, count=True, fpu_homes=kw.get("spill") == "fpu", **kw)
+    return dataclasses.replace(c, cycles=figures(c, core)[0])
+
+
+def header_comment(prefix: str, keybits: int, slicing: str, c: A.Compiled, loop: int, call: int) -> str:
+    nr = AF.ROUNDS[keybits]
+    homes = ("kept in s12-s15" if c.fpu_homes else "pushed with\n * the callee-saved registers")
+    return f"""/* {prefix}_aes_encrypt_pairs, {prefix}_aes_encrypt2: AES-{keybits} ({nr} rounds), {slicing} fixslicing,
+ * two blocks per pair, generated Thumb-2 for {c.core} ({A.FPU_WORDS if c.spill == "fpu" else "ARMv7-M instructions only"}).
+ * Generated by gen/kernels/aes/thumb2.py (the kernel) and gen/kernels/aes/ecb_thumb2.py (the loop).
+ *
+ * Fixslicing (Adomnicai and Peyrin, TCHES 2021/1): the 32 bytes of two blocks are transposed
+ * (SWAPMOVE) into eight 32-bit bit-planes, so one AND/EOR acts on one bit of all 32 bytes and
+ * the S-box is a Boolean circuit ({aes_sbox.SOURCES[c.circuit]}; its four NOTs are
+ * folded into the round keys). ShiftRows, a bit permutation inside every plane, is never
+ * executed: round j works on the state permuted by ShiftRows^-a(j) and uses a MixColumns variant twisted to match
+ * ({'four variants, a(j) = j mod 4' if slicing == 'ffs' else 'two variants plus an explicit ShiftRows^2 every other round'}); the
+ * round keys are stored pre-permuted and the leftover permutation is undone after unpacking.
+ * No table, no secret-dependent branch or address: constant time by construction.
+ *
+ * Registers: r0-r12 and lr hold the {c.n_ops} IR values, allocated by furthest-next-use (Belady)
+ * after a list schedule in stored evaluation orders; rk, out, in and the input's end are {homes}
+ * and reloaded from there when needed. Spill code: {c.spills} stores ({2 * c.strd} of them
+ * paired into {c.strd} STRD), {c.reloads} reloads,
+ * {c.remats} round-key reloads, {c.base_reloads} pointer reloads; stack {c.stack_bytes} bytes.
+ * The loop: n pairs between one prologue and one epilogue; the back edge steps in and out by 32
+ * and loops while in is below the end. aes_encrypt2 is movs r3, #1 falling through into it.
+ * Cycle model (gen/cores/timing.py, zero wait states): {loop} cycles per pair in the loop
+ * = {loop / 32:.1f} cycles/byte; {call} cycles per aes_encrypt2 call; {len(c.insns)} instructions
+ * in the kernel. Schedule seed {c.seed}.
+ * in and out may be unaligned (single-word LDR/STR only) and may be the same buffer.
+ * No branch but the loop's (n is public), no secret-dependent address.
+ */"""
+
+
+def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0, spill: str = "stack") -> AesCode:
+    """The key schedule (C printed from its IR) and the looped kernel with its one-pair entry."""
+    nr = AF.check_args(keybits, slicing)
+    c = A.compile_encrypt2(keybits, slicing, core, seed, spill=spill, count=True, fpu_homes=spill == "fpu")
+    ks = aes_keyschedule.keyschedule_ir(keybits, slicing)
+    ks_fn = c_backend.function(
+        f"static void {prefix}_aes_keyschedule(uint32_t *rk, const uint8_t *key)", ks,
+        {"key": ("bytes_le", "key"), "rk": ("words", "rk")})
+    ks_head = (f"/* AES-{keybits} key schedule -> fixsliced ({slicing}) round keys, {nr + 1} x 8 words; "
+               f"C printed from the IR of gen/kernels/aes/keyschedule.py (bitsliced SubWord, "
+               f"no table, no key-dependent index or branch). */\n")
+    start, end, frame = split_frame(c.insns)
+    edge = back_edge(frame, c.fpu_homes)[1]
+    pairs, one = f"{prefix}_aes_encrypt_pairs", f"{prefix}_aes_encrypt2"
+    text = [f"    {i.text()}" for i in c.insns]
+    inner = ([f"    movs   r3, #1    @ one pair: on into {pairs}",
+              f".global {pairs}", f".type {pairs}, %function", ".thumb_func", f"{pairs}:", END]
+             + text[:start] + ["1:"] + text[start:end] + edge + text[end:] + [f".size {pairs}, .-{pairs}"])
+    lines = t2.function_lines(one, inner)
+    loop, call = figures(c, core)
+    proto = (f"void {one}(const uint32_t *rk, uint8_t *out, const uint8_t *in);\n"
+             f"void {pairs}(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t n)")
+    asm = t2.c_asm(proto, lines, header_comment(prefix, keybits, slicing, c, loop, call))
+    stats = {"encrypt2": c.n_ops, "keyschedule": ks.stats(),
+             "thumb2": {"cycles": call, "pair_cycles": loop, "kernel_cycles": c.cycles,
+                        "cycles_per_byte": round(c.cycles_per_byte, 2),
+                        "instructions": len(c.insns), "spills": c.spills, "strd": c.strd,
+                        "reload_moves": c.moved, "reloads": c.reloads,
+                        "remats": c.remats, "base_reloads": c.base_reloads,
+                        "stack_bytes": c.stack_bytes, "core": core, "seed": seed}}
+    return AesCode(code=ks_head + ks_fn + "\n" + asm, rk_words=8 * (nr + 1), nr=nr, keybits=keybits,
+                   slicing=slicing, stats=stats)
