@@ -368,7 +368,8 @@ class HarnessMachine:
     """A drop (header ``hp``) linked with a C harness (``source``) for ``core``, loaded on the
     emulated core with the cycle model; ``init`` has run with the key bytes 0, 1, 2, ..."""
 
-    def __init__(self, hp: Path, prefix: str, face: str, core: str, source: str, stem: str, keybits: int):
+    def __init__(self, hp: Path, prefix: str, face: str, core: str, source: str, stem: str, keybits: int,
+                 cflags: tuple = ()):
         from emu.cycles import CycleCounter
         from emu.machine import Machine
         work = hp.parent
@@ -379,7 +380,7 @@ class HarnessMachine:
         defs += ["-DFACE_R2"] if face == "r2" else []
         fw = toolchain.link_firmware([src], core, work, stem=stem, defines=defs, compiler=[
             toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS[core], *toolchain.STRICT,
-            "-Wno-unused-function", "-ffreestanding"])
+            "-Wno-unused-function", "-ffreestanding", *cflags])
         self.symbols = fw.symbols                                # name -> (address, size)
         self.syms = {name: addr for name, (addr, _) in self.symbols.items()}
         image = fw.image
