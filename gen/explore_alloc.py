@@ -96,5 +96,5 @@ def explore(config: Config, command: str, budget: int, out_dir: Path, jobs: int 
                            [("candidate", "clean_bonus", "pick", "recompute", "remat_bonus", "cycles", "spills",
                              "valid", "")] + rows,
                            f"{config.name}: {len(lines)} allocator policies; best {winner['policy']}: "
-                           f"{winner['cycles']} cycles per call; the default: {lines[0]['cycles']}")
+                           f"{winner['cycles']} modelled cycles; the default: {lines[0]['cycles']}")
     return lines, result

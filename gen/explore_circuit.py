@@ -139,7 +139,7 @@ def explore(config: Config, command: str, budget: int, out_dir: Path, jobs: int 
         result = EO.finish(config, command, out_dir, log, lines, winner,
                            [("circuit", "gates", "stored order", "cycles", "spills", "valid", "")] + rows,
                            f"{config.name}: {len(lines)} S-box circuits; best {winner['candidate']}: "
-                           f"{winner['cycles']} cycles per call; the stored choice ({base['candidate']}): "
+                           f"{winner['cycles']} modelled cycles; the stored choice ({base['candidate']}): "
                            f"{base['cycles']}")
     if write:
         if winner is base:
@@ -147,7 +147,7 @@ def explore(config: Config, command: str, budget: int, out_dir: Path, jobs: int 
             return lines, result
         effects = effect(winner["candidate"])
         for name, old, new in effects:
-            print(f"  with it, {name}: {old} -> {new} cycles per call")
+            print(f"  with it, {name}: {old} -> {new} modelled cycles")
         slower = [name for name, old, new in effects if new > old]
         if slower:
             print(f"orders file not written: {', '.join(slower)} would be slower")

@@ -510,7 +510,7 @@ def explore(config: Config, command: str, kind: str, iters: int, cost: str, budg
     with using(fam, kind, winner["order"]), kernel_circuit(kind):
         result = finish(config, command, out_dir, log, lines, winner, rows,
                         f"{config.name}: {budget} annealing chains of {iters} steps on {kind} (cost {cost}); best "
-                        f"{winner['candidate']}: {winner['cycles']} cycles per call; the stored order: {base['cycles']}")
+                        f"{winner['candidate']}: {winner['cycles']} modelled cycles; the stored order: {base['cycles']}")
     for line in lines:
         if line["candidate"] == CPSAT:
             print(f"CP-SAT on {kind}: MAXLIVE {line['maxlive']} ({line['status']}, bound {line['maxlive_bound']}; "
@@ -521,7 +521,7 @@ def explore(config: Config, command: str, kind: str, iters: int, cost: str, budg
         effects = effect(fam, kind, winner["order"])
         slower = [(name, old, new) for name, old, new in effects if new > old]
         for name, old, new in effects:
-            print(f"  with it, {name}: {old} -> {new} cycles per call")
+            print(f"  with it, {name}: {old} -> {new} modelled cycles")
         if slower:
             print(f"orders file not written: {', '.join(n for n, _, _ in slower)} would be slower")
             return lines, result
