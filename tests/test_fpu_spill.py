@@ -175,12 +175,6 @@ def test_explore_scores_and_guards_the_fpu_kernel_as_built():
     assert all(old == new for old, new in names.values())     # the stored order against itself
 
 
-LOOPS = r'''
-uint32_t sg_ctr_n(uint8_t *out, const uint8_t *in, uint32_t n) { F(ctr_pairs)(ctx.rk, out, st.cb, in, n); return 0; }
-uint32_t sg_ecb_n(uint8_t *out, const uint8_t *in, uint32_t n) { F(aes_encrypt_pairs)(ctx.rk, out, in, n); return 0; }
-uint32_t sg_aes(uint8_t *out, const uint8_t *in) { F(aes_encrypt2)(ctx.rk, out, in); return 0; }
-'''
-
 
 def test_fpu_drop_loop_figures_match_emulation(tmp_path):
     """The FPU drop's loops (homes in s12-s15) cost in Unicorn's cycle model what the generator
@@ -188,30 +182,17 @@ def test_fpu_drop_loop_figures_match_emulation(tmp_path):
     and a whole aes_encrypt2 call; and GCTR's keystream through aes_encrypt2 (start() and three
     keystream2 pairs, the loop's one-pair entry with its FPU homes) is pyca's."""
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-    from tests.test_face import GCTR_HARNESS, HarnessMachine
+    from tests.test_kernel_cycles import Harness, _step
     cfg = config(256)
     header, ks = generate.header(cfg, "tests/test_fpu_spill.py")
     hp = tmp_path / f"{cfg.name}.h"
     hp.write_text(header)
-    h = HarnessMachine(hp, cfg.prefix, "off", "cortex-m4", GCTR_HARNESS + LOOPS, "fl", 256,
-                       cflags=tuple(cortex_m.FPU_CFLAGS.split()))
-    h.cc.attribute(h.symbols)
+    h = Harness(hp, cfg.prefix, "off", "cortex-m4", 256, cflags=tuple(cortex_m.FPU_CFLAGS.split()))
     m, k = h.m, ks.kernel_cycles
-
-    def inside(fns, caller, *args):
-        h.call(caller, *args)
-        return sum(c for name, c in h.cc.by_function().items()
-                   if name and name.split(".")[0] in {f"{cfg.prefix}_{f}" for f in fns})
-
-    def step(fn, caller):
-        m.reset_buffers()
-        src, dst = m.alloc(96), m.alloc(96)
-        one, three = inside([fn], caller, dst, src, 1), inside([fn], caller, dst, src, 3)
-        return (three - one) // 2
-    assert step("ctr_pairs", "sg_ctr_n") == k["ctr_pairs_per_pair"]
-    assert step("aes_encrypt_pairs", "sg_ecb_n") == k["aes_encrypt_pairs_per_pair"]
+    assert _step(h, "ctr_pairs", "sg_ctr_n") == k["ctr_pairs_per_pair"]
+    assert _step(h, "aes_encrypt_pairs", "sg_ecb_n") == k["aes_encrypt_pairs_per_pair"]
     m.reset_buffers()
-    assert inside(["aes_encrypt2", "aes_encrypt_pairs"], "sg_aes", m.alloc(32), m.alloc(32)) == k["aes_encrypt2_call"]
+    assert h.cycles_in("aes_encrypt2", "sg_aes", m.alloc(32), m.alloc(32)) == k["aes_encrypt2_call"]
     iv = bytes(range(12))
     _, stream = h.gctr(iv, 16 + 3 * 32)               # start(), then three keystream2 pairs
     enc = Cipher(algorithms.AES(h.key), modes.CTR(iv + (2).to_bytes(4, "big"))).encryptor()

@@ -24,19 +24,21 @@ uint32_t sg_ctr_n(uint8_t *out, const uint8_t *in, uint32_t n)
     F(ctr_pairs)(ctx.rk, out, st.cb, in, n);
     return 0;
 }
-uint32_t sg_fenc_n(uint8_t *out, const uint8_t *in, uint32_t n)
-{
-    F(face_encrypt2)(ctx.rk, st.face_fs, out, in, FACE_TAB, n);
-    return 0;
-}
 uint32_t sg_aes(uint8_t *out, const uint8_t *in) { F(aes_encrypt2)(ctx.rk, out, in); return 0; }
 uint32_t sg_ecb_n(uint8_t *out, const uint8_t *in, uint32_t n)
 {
     F(aes_encrypt_pairs)(ctx.rk, out, in, n);
     return 0;
 }
+#ifdef FACE
+uint32_t sg_fenc_n(uint8_t *out, const uint8_t *in, uint32_t n)
+{
+    F(face_encrypt2)(ctx.rk, st.face_fs, out, in, FACE_TAB, n);
+    return 0;
+}
 uint32_t sg_fill_call(uint32_t *vb) { F(face_fill)(FACE_TAB, st.face_fs, vb); return 0; }
 uint32_t sg_setup_call(void) { F(face_setup)(st.face_fs, ctx.rk, st.cb); return 0; }
+#endif
 #ifdef FACE_R2
 uint32_t sg_fencc_n(uint8_t *out, const uint8_t *in, uint32_t n)
 {
@@ -51,8 +53,10 @@ CASES = [("cortex-m4", 128, "r2"), ("cortex-m3", 256, "r1")]
 
 
 class Harness(HarnessMachine):
-    def __init__(self, hp: Path, prefix: str, face: str, core: str, keybits: int):
-        super().__init__(hp, prefix, face, core, GCTR_HARNESS + LOOPS, "kc", keybits)
+    """The drop with LOOPS (its FACE callers only with FACE); ``cflags``: the drop's REQUIRED_CFLAGS."""
+
+    def __init__(self, hp: Path, prefix: str, face: str, core: str, keybits: int, cflags: tuple = ()):
+        super().__init__(hp, prefix, face, core, GCTR_HARNESS + LOOPS, "kc", keybits, cflags)
         self.prefix = prefix
         self.cc.attribute(self.symbols)
 

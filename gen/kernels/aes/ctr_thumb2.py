@@ -41,34 +41,20 @@ def back_edge(frame: int, fpu_homes: bool = False) -> list:
     """The loop's back edge as instructions (argument homes at ``frame`` + 4 * their index in
     PUSHED_XOR, n just above them on the caller's stack), without the final ``bne 1b``.  The
     ``sub`` of n is printed as ``subs`` (the branch reads its flags).  ``fpu_homes`` (spill =
-    fpu): the four homes are s12-s15 (A.HOME_SREG), moved with 1-cycle VMOVs; only the callee-saved
+    fpu): the four homes are s12-s15 (A.FPU_HOME), moved with 1-cycle VMOVs; only the callee-saved
     registers are pushed, so n is just above them."""
     ldr, str_ = t2.ldr, t2.str_
+    get, put = A.home_moves(frame, fpu_homes)
+    n_off = frame + 4 * len(A.POPPED if fpu_homes else A.PUSHED_XOR)     # the fifth argument, on the caller's stack
 
     def alu(m, r, imm=None):
         return t2.Insn(m, dst=r, srcs=(r,), imm=imm)
-    if fpu_homes:
-        sreg = {reg: f"s{A.HOME_SREG[slot]}" for slot, reg in A.HOME_REG.items()}
-        get = lambda r: t2.Insn("vmov", dst=r, srcs=(sreg[r],))
-        put = lambda r: t2.Insn("vmov", dst=sreg[r], srcs=(r,))
-        n_off = frame + 4 * len(A.POPPED)              # r4-r11 and lr pushed: the fifth argument above
-        return [get("r1"), get("r3"), get("r2"),
-                ldr("r4", "r2", 12), ldr("r5", "r2", 28), alu("add", "r1", 32), alu("add", "r3", 32),
-                put("r1"), put("r3"),
-                alu("rev", "r4"), alu("rev", "r5"), alu("add", "r4", 2), alu("add", "r5", 2),
-                alu("rev", "r4"), alu("rev", "r5"), str_("r4", "r2", 12), str_("r5", "r2", 28),
-                get("r0"), ldr("r6", "sp", n_off), alu("sub", "r6", 1), str_("r6", "sp", n_off)]
-
-    def home(reg):
-        return frame + 4 * A.PUSHED_XOR.index(reg)
-    n_off = frame + 4 * len(A.PUSHED_XOR)          # the fifth argument, on the caller's stack
-    return [ldr("r1", "sp", home("r1")), ldr("r3", "sp", home("r3")), ldr("r2", "sp", home("r2")),
+    return [get("r1"), get("r3"), get("r2"),
             ldr("r4", "r2", 12), ldr("r5", "r2", 28), alu("add", "r1", 32), alu("add", "r3", 32),
-            str_("r1", "sp", home("r1")), str_("r3", "sp", home("r3")),
+            put("r1"), put("r3"),
             alu("rev", "r4"), alu("rev", "r5"), alu("add", "r4", 2), alu("add", "r5", 2),
             alu("rev", "r4"), alu("rev", "r5"), str_("r4", "r2", 12), str_("r5", "r2", 28),
-            ldr("r0", "sp", home("r0")), ldr("r6", "sp", n_off), alu("sub", "r6", 1),
-            str_("r6", "sp", n_off)]
+            get("r0"), ldr("r6", "sp", n_off), alu("sub", "r6", 1), str_("r6", "sp", n_off)]
 
 
 def back_edge_text(edge: list) -> list:

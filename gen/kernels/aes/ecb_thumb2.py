@@ -44,35 +44,26 @@ class AesCode:
     stats: dict = field(default_factory=dict)
 
 
-#: the pushed registers of the looped kernel (homes on the stack): PUSHED_XOR's list, r3 being the
-#: home of the end of the input here (``END`` before the push: in + 32 n)
-PUSHED = A.PUSHED_XOR
 END = "    add    r3, r2, r3, lsl #5    @ r3 = in + 32 n, the end of the input"
-
-
-def _home(frame: int, reg: str) -> int:
-    return frame + 4 * PUSHED.index(reg)
 
 
 def back_edge(frame: int, fpu_homes: bool = False) -> tuple[list, list]:
     """The back edge as (instructions, printed lines): in, the input's end, out and rk reloaded
-    from their homes, in and out advanced by 32 and stored back (one STRD: their homes are
-    adjacent), then ``cmp r2, r3; bne 1b`` (the last pair also steps the homes, which nothing
-    reads again).  The body finds rk in r0 and in in r2, as at the first pair; out it writes before
-    it reads (it reloads it from the home).  ``fpu_homes``: the homes are s12-s15 (A.HOME_SREG),
-    every move a 1-cycle VMOV.  The instructions leave out the compare and the branch."""
+    from their homes (r3's home, in PUSHED_XOR's place for msg, holds the end: ``END``), in and out
+    advanced by 32 and stored back (on the stack one STRD: their homes are adjacent), then
+    ``cmp r2, r3; blo 1b`` (the last pair also steps the homes, which nothing reads again).  The
+    body finds rk in r0 and in in r2, as at the first pair; out it writes before it reads (it
+    reloads it from the home).  ``fpu_homes``: the homes are s12-s15 (A.FPU_HOME), every move a
+    1-cycle VMOV.  The instructions leave out the compare and the branch."""
+    get, put = A.home_moves(frame, fpu_homes)
     add32 = lambda r: t2.Insn("add", dst=r, srcs=(r,), imm=32)
+    edge = [get("r2"), get("r3"), get("r1"), get("r0"), add32("r2"), add32("r1")]
     if fpu_homes:
-        sreg = {reg: f"s{A.HOME_SREG[slot]}" for slot, reg in A.HOME_REG.items()}
-        get = lambda r: t2.Insn("vmov", dst=r, srcs=(sreg[r],))
-        put = lambda r: t2.Insn("vmov", dst=sreg[r], srcs=(r,))
-        edge = [get("r2"), get("r3"), get("r1"), get("r0"), add32("r2"), add32("r1"), put("r1"), put("r2")]
+        edge += [put("r1"), put("r2")]
     else:
-        h = lambda r: _home(frame, r)
-        assert h("r2") == h("r1") + 4
-        edge = [t2.ldr("r2", "sp", h("r2")), t2.ldr("r3", "sp", h("r3")), t2.ldr("r1", "sp", h("r1")),
-                t2.ldr("r0", "sp", h("r0")), add32("r2"), add32("r1"),
-                t2.Insn("strd", srcs=("r1", "r2"), base="sp", offset=h("r1"))]
+        out_home = get("r1").offset
+        assert get("r2").offset == out_home + 4
+        edge += [t2.Insn("strd", srcs=("r1", "r2"), base="sp", offset=out_home)]
     text = [f"    {i.text()}    @ next pair" for i in edge] + ["    cmp    r2, r3", "    blo    1b"]
     return edge, text
 
@@ -98,11 +89,17 @@ def figures(c: A.Compiled, core: str) -> tuple[int, int]:
     return loop, call
 
 
+def compile_kernel(keybits: int, slicing: str, core: str, seed: int = 0, spill: str = "stack", **kw) -> A.Compiled:
+    """The kernel ``aes_encrypt_pairs`` loops: ``compile_encrypt2`` with r3's home (``count``) and,
+    with spill = fpu, the homes in FPU registers."""
+    return A.compile_encrypt2(keybits, slicing, core, seed, spill=spill, count=True, fpu_homes=spill == "fpu", **kw)
+
+
 def compile_loop(keybits: int, slicing: str, core: str, seed: int = 0, **kw) -> A.Compiled:
-    """The kernel as ``aes_encrypt_pairs`` runs it (``compile_encrypt2(count=True)``), its ``cycles``
-    one loop step, a pair: the figure the searches minimize for a speed drop (ecb_encrypt's bulk
-    rate; ctr_pairs runs the same body XOR-fused, aes_encrypt2 the same body once)."""
-    c = A.compile_encrypt2(keybits, slicing, core, seed, count=True, fpu_homes=kw.get("spill") == "fpu", **kw)
+    """``compile_kernel`` with its ``cycles`` one loop step, a pair: the figure the searches minimize
+    for a speed drop (ecb_encrypt's bulk rate; ctr_pairs runs the same body XOR-fused,
+    aes_encrypt2 the same body once)."""
+    c = compile_kernel(keybits, slicing, core, seed, **kw)
     return dataclasses.replace(c, cycles=figures(c, core)[0])
 
 
@@ -140,7 +137,7 @@ def header_comment(prefix: str, keybits: int, slicing: str, c: A.Compiled, loop:
 def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0, spill: str = "stack") -> AesCode:
     """The key schedule (C printed from its IR) and the looped kernel with its one-pair entry."""
     nr = AF.check_args(keybits, slicing)
-    c = A.compile_encrypt2(keybits, slicing, core, seed, spill=spill, count=True, fpu_homes=spill == "fpu")
+    c = compile_kernel(keybits, slicing, core, seed, spill)
     ks = aes_keyschedule.keyschedule_ir(keybits, slicing)
     ks_fn = c_backend.function(
         f"static void {prefix}_aes_keyschedule(uint32_t *rk, const uint8_t *key)", ks,

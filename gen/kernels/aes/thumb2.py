@@ -112,6 +112,8 @@ HOME_OUT, HOME_IN, HOME_RK, HOME_MSG = -1, -2, -3, -4
 HOME_REG = {HOME_RK: "r0", HOME_OUT: "r1", HOME_IN: "r2", HOME_MSG: "r3"}
 #: the homes' FPU registers with ``fpu_homes`` (compile_encrypt2), above the spill slots s0-s11
 HOME_SREG = {HOME_RK: 12, HOME_OUT: 13, HOME_IN: 14, HOME_MSG: 15}
+#: the same, by argument register: 'r0' -> 's12', ...
+FPU_HOME = {HOME_REG[slot]: f"s{k}" for slot, k in HOME_SREG.items()}
 BASES = {
     "rk": regalloc.BaseSpec("home", "r0", HOME_RK),
     "out": regalloc.BaseSpec("home", "r1", HOME_OUT),
@@ -126,6 +128,17 @@ BASES_PINNED_RK = {
     "out": regalloc.BaseSpec("home", "r1", HOME_OUT),
     "in": regalloc.BaseSpec("home", "r2", HOME_IN),
 }
+
+
+def home_moves(frame: int, fpu_homes: bool = False, pushed=PUSHED_XOR) -> tuple:
+    """(get, put): for an argument register, the instruction that reloads it from its home and the
+    one that stores it back there - ``ldr``/``str`` at ``frame`` + its place in ``pushed``, or with
+    ``fpu_homes`` a VMOV from/to its FPU register (FPU_HOME). What a loop's back edge is made of."""
+    if fpu_homes:
+        return (lambda r: t2.Insn("vmov", dst=r, srcs=(FPU_HOME[r],)),
+                lambda r: t2.Insn("vmov", dst=FPU_HOME[r], srcs=(r,)))
+    return (lambda r: t2.ldr(r, "sp", frame + 4 * pushed.index(r)),
+            lambda r: t2.str_(r, "sp", frame + 4 * pushed.index(r)))
 
 
 def home_offset(slot: int, frame: int, pushed=PUSHED) -> int:
@@ -347,8 +360,9 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
     if spill == "fpu":
         insns = t2.fpu_slots(alloc.insns, limit=min(HOME_SREG.values()) if fpu_homes else None)
         if fpu_homes:
-            insns = t2.fpu_homes(insns, {slot: f"s{k}" for slot, k in HOME_SREG.items()})
-            pushed = tuple(r for r in pushed if r not in HOME_REG.values())
+            insns = t2.fpu_homes(insns, {slot: FPU_HOME[reg] for slot, reg in HOME_REG.items()})
+            args = [r for r in pushed if r in FPU_HOME]
+            pushed = tuple(r for r in pushed if r not in FPU_HOME)
         alloc = dataclasses.replace(alloc, insns=insns)
     body = post(alloc, core, seed)
     paired, n_strd = strd_pairs.pair(body, core)
@@ -359,9 +373,7 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
     body = [t2.resolve(i, lambda slot: home_offset(slot, s, pushed)) for i in body]
     pro = [t2.push(pushed)] + ([t2.add_sp(-s)] if s else [])
     if fpu_homes:
-        args = PUSHED_XOR[:4] if (xor or count) else PUSHED[:3]
-        pro += [t2.Insn("vmov", dst=f"s{HOME_SREG[slot]}", srcs=(reg,), note="home")
-                for slot, reg in sorted(HOME_REG.items(), key=lambda kv: kv[1]) if reg in args]
+        pro += [t2.Insn("vmov", dst=FPU_HOME[r], srcs=(r,), note="home") for r in args]
     n_args = len(pushed) - len(POPPED)          # argument registers pushed (homes)
     epi = [t2.add_sp(s + 4 * n_args), t2.pop(POPPED)]
     insns = pro + body + epi
