@@ -49,9 +49,11 @@ def objective(config: Config) -> str:
     """The figure a seed search minimizes: AES-GCM's ECB loop step, a pair in aes_encrypt_pairs
     (ecb_encrypt's bulk rate; aes_encrypt2 and the counter mode run the same body; [schedule]
     objective = size: one pair's segments of the looped kernel), with
-    FACE the FACE encrypt2 per pair (its bulk rate), the other ciphers' encrypt_blocks call. (GHASH is written by its own generator, not list-scheduled: no seed moves it.)"""
+    FACE the FACE encrypt2 per pair (its bulk rate), the other ciphers' ECB loop step (a step of
+    encrypt_blocks_n, gen/kernels/block_ecb_thumb2.py) or, in counter mode, the encrypt_blocks call.
+    (GHASH is written by its own generator, not list-scheduled: no seed moves it.)"""
     if config.mode != "gcm":
-        return "encrypt_blocks_call"
+        return "encrypt_blocks_n_per_step" if config.mode == "ecb" else "encrypt_blocks_call"
     if config.face != "off":
         return "face_encrypt2_per_pair"
     return "aes_pair_segments" if config.objective == "size" else "aes_encrypt_pairs_per_pair"

@@ -14,6 +14,8 @@ the kernel slower. Same seed, budget, iters and cost => same candidates, same lo
 """
 from __future__ import annotations
 
+import dataclasses
+
 import random
 import sys
 import tempfile
@@ -164,9 +166,17 @@ def _r256_kinds(config: Config) -> list:
 
 
 def _r256_compile(config: Config, orders: dict):
+    """The kernel as the drop compiles it; in ECB mode its cycles are a step of the loop
+    (gen/kernels/block_ecb_thumb2.py, manifest ``encrypt_blocks_n_per_step``), else a call."""
+    from gen.kernels import block_ecb_thumb2
     from gen.kernels.block_thumb2 import ENC_PARAMS
-    return _r256().compile_encrypt(config.spec, f"{config.prefix}_encrypt_blocks", ENC_PARAMS, config.target,
-                                   config.seed, config.shiftrows, orders=orders)
+    loop = config.mode == "ecb"
+    fn = _r256().compile_encrypt(config.spec, f"{config.prefix}_encrypt_blocks", ENC_PARAMS, config.target,
+                                 config.seed, config.shiftrows, orders=orders, count=loop)
+    if not loop:
+        return fn
+    step = 4 * _r256_program(config).mems["in"][0]
+    return dataclasses.replace(fn, cycles=block_ecb_thumb2.figures(fn, step, config.target)[0])
 
 
 def _r256_program(config: Config) -> Program:

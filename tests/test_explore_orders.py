@@ -98,14 +98,15 @@ def test_rijndael256_orders_are_searched_and_written_to_its_own_file(tmp_path):
     assert EO.default_kind(config) != "ark+sbox"
     lines = EO.search(config, kind, 4, "segment", 1, 0)
     assert all(line["valid"] for line in lines)
-    assert lines[0]["cycles"] == cortex_m.kernels(config).kernel_cycles["encrypt_blocks_call"]
+    assert lines[0]["cycles"] == cortex_m.kernels(config).kernel_cycles["encrypt_blocks_n_per_step"]
     path = EO.write_orders(EO.RIJNDAEL256, kind, EO.best(lines)["order"], "cmd", "test", tmp_path / "o.py")
     written = load(path)["ORDERS"]
     assert set(written) == set(r256.OWN_ORDERS) and written[kind] == tuple(EO.best(lines)["order"])
     assert load(EO.RIJNDAEL256.path)["ORDERS"] == r256.OWN_ORDERS
 
 
-@pytest.mark.parametrize("preset, figure", [("speedy5ecb-m4", "encrypt_blocks_call"),
+@pytest.mark.parametrize("preset, figure", [("speedy5ecb-m4", "encrypt_blocks_n_per_step"),
+                                            ("speedy5ctr-m3", "encrypt_blocks_call"),
                                             ("aes128gcm-m4-ffs-face-r2", "face_encrypt2_per_pair")])
 def test_the_seed_search_scores_every_scheduled_kernel_by_its_own_figure(preset, figure):
     from gen.targets import cortex_m

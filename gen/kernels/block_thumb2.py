@@ -7,6 +7,7 @@ constant memory indices: no branch and no address depends on the key or the data
 """
 from __future__ import annotations
 
+from gen.kernels import block_ecb_thumb2 as ECB
 from gen.kernels import block_portable
 from gen.kernels import thumb2_function as TF
 from gen.kernels.block_kernel import BlockKernel
@@ -30,24 +31,41 @@ def cheapest(program, name: str, params, core: str, seed: int = 0, strategies=("
     return min(fns, key=lambda fn: fn.cycles)
 
 
-def thumb2(prefix: str, spec, core: str, seed: int = 0, strategies=("pressure",), **options) -> BlockKernel:
+def thumb2(prefix: str, spec, core: str, seed: int = 0, strategies=("pressure",), loop: bool = False,
+           **options) -> BlockKernel:
     """``strategies``: the list schedulers to try (thumb2_function.compile_function's
     ``strategy``), the cheapest kept per function, for families without their own compilation
-    (ENCRYPT, KEYSCHEDULE)."""
+    (ENCRYPT, KEYSCHEDULE).  ``loop``: the encryption is also ``{prefix}_encrypt_blocks_n``, its
+    body looped n times in one call, and ``encrypt_blocks`` its entry for n = 1
+    (gen/kernels/block_ecb_thumb2.py; ECB calls it once); without, the straight-line function
+    (counter mode calls it once per refill, where a loop's entry would only add cycles)."""
     ks, enc = block_portable.programs(spec, **options)
     if spec.family in KEYSCHEDULE:
         kfn = KEYSCHEDULE[spec.family](spec, f"{prefix}_keyschedule", KS_PARAMS, core, seed, **options)
     else:
         kfn = cheapest(ks, f"{prefix}_keyschedule", KS_PARAMS, core, seed, strategies)
+    name = f"{prefix}_encrypt_blocks"
     if spec.family in ENCRYPT:
-        efn = ENCRYPT[spec.family](spec, f"{prefix}_encrypt_blocks", ENC_PARAMS, core, seed, **options)
+        efn = ENCRYPT[spec.family](spec, name, ENC_PARAMS, core, seed, count=loop, **options)
     else:
-        efn = cheapest(enc, f"{prefix}_encrypt_blocks", ENC_PARAMS, core, seed, strategies, pinned=("rk",))
+        efn = cheapest(enc, name, ENC_PARAMS, core, seed, strategies, pinned=("rk",), count=loop)
     rk_words = ks.mems["rk"][0]
-    per_call = enc.mems["in"][0] * 4 // spec.block_bytes
+    step = enc.mems["in"][0] * 4
+    per_call = step // spec.block_bytes
+    stats = {"keyschedule": kfn.summary(), "encrypt_blocks": efn.summary()}
+    if loop:
+        if per_call != 1:      # the ECB glue (templates/block_glue.c.j2) loops over single blocks
+            raise ValueError(f"{spec.name}: the ECB loop takes one block per step ({per_call} here)")
+        step_cycles, call = ECB.figures(efn, step, core)
+        stats["encrypt_blocks"]["cycles"] = call
+        stats["encrypt_blocks_n"] = {"cycles_per_step": step_cycles, "step_bytes": step}
+        enc_text = ECB.c_text(efn, f"{name}_n", name, step)
+        how = f"{per_call} block(s) {call} per encrypt_blocks call, {step_cycles} per step of encrypt_blocks_n"
+    else:
+        enc_text, how = efn.c_text(), f"{per_call} block(s) {efn.cycles} per call"
     head = (f"/* {spec.title} for {core}: the bitsliced IR of gen/kernels/{spec.family} compiled to Thumb-2 by "
-            f"gen/kernels/block_thumb2.py. Cycle model: key schedule {kfn.cycles}, {per_call} block(s) "
-            f"{efn.cycles} per call. */\n")
-    return BlockKernel(cipher=spec.name, code=head + kfn.c_text() + "\n" + efn.c_text(), rk_words=rk_words,
+            f"gen/kernels/block_thumb2.py{' (looped by gen/kernels/block_ecb_thumb2.py)' if loop else ''}. "
+            f"Cycle model: key schedule {kfn.cycles}, {how}. */\n")
+    return BlockKernel(cipher=spec.name, code=head + kfn.c_text() + "\n" + enc_text, rk_words=rk_words,
                        block_bytes=spec.block_bytes, key_bytes=spec.key_bytes, blocks_per_call=per_call,
-                       stats={"keyschedule": kfn.summary(), "encrypt_blocks": efn.summary()})
+                       stats=stats)

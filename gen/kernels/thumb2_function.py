@@ -75,6 +75,9 @@ class Function:
     seed: int
     stats: dict = field(default_factory=dict)
     isa: Isa = t2.THUMB2
+    #: pushed argument registers -> their homes' sp offsets in the body (a loop's back edge reloads
+    #: them there: gen/kernels/block_ecb_thumb2.py)
+    arg_homes: dict = field(default_factory=dict)
 
     def asm_lines(self) -> list:
         return self.isa.function_lines(self.name, [f"    {i.text()}" for i in self.insns])
@@ -119,12 +122,14 @@ def sink(program: ir.Program, order) -> list:
 
 def compile_function(program: ir.Program, name: str, params, core: str, seed: int = 0,
                      pinned=(), segments=None, rank=None, strategy: str = "pressure",
-                     order=None, isa: Isa = t2.THUMB2, alloc_policy=None) -> Function:
+                     order=None, isa: Isa = t2.THUMB2, alloc_policy=None, count: bool = False) -> Function:
     """Compile ``program`` as ``void name(params...)`` for ``core`` (see the module docstring).
 
     ``pinned``: memories whose base register stays put (at most a few: each costs a register);
     ``order``: an explicit op order (otherwise ``listsched.schedule(..., strategy, segments, rank)``);
-    ``alloc_policy``: keyword arguments of ``regalloc.allocate`` (eviction knobs, ``recompute``)."""
+    ``alloc_policy``: keyword arguments of ``regalloc.allocate`` (eviction knobs, ``recompute``).
+    ``count``: the fourth argument register (no memory's) is pushed with the homes as well, as the
+    home of a loop bound (gen/kernels/block_ecb_thumb2.py); the body may use it as a scratch register."""
     if core not in CORES:
         raise ValueError(f"core must be one of {', '.join(CORES)} (got {core!r})")
     params = list(params)
@@ -145,6 +150,11 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
     stack_regs = list(isa.stack_arg_regs)
     pushed_args = sorted((isa.arg_regs[by_mem[m]] for m in program.mems
                           if by_mem[m] < n_reg_args and m not in pinned), key=isa.arg_regs.index)
+    if count:
+        last = isa.arg_regs[-1]
+        if any(by_mem[m] == n_reg_args - 1 for m in program.mems):
+            raise ValueError(f"{name}: count needs {last} free (a memory's pointer arrives there)")
+        pushed_args.append(last)
     pushed = pushed_args + list(isa.callee_saved) + [isa.link]
     bases, prologue_loads = {}, []        # prologue_loads: (reg, home id)
     homes = {}                            # home id -> ('push', index) | ('arg', stack arg index)
@@ -214,7 +224,8 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
     return Function(name=name, prototype=proto, insns=insns, cycles=listsched.cycles(insns, core),
                     spills=alloc.spills, reloads=alloc.reloads, remats=alloc.remats,
                     base_reloads=alloc.base_reloads, stack_bytes=4 * n_push + s,
-                    n_ops=len(program.ops), core=core, seed=seed, stats=program.stats(), isa=isa)
+                    n_ops=len(program.ops), core=core, seed=seed, stats=program.stats(), isa=isa,
+                    arg_homes={r: s + word * pushed.index(r) for r in pushed_args})
 
 
 def split_frame(insns: list) -> tuple:

@@ -15,7 +15,8 @@ def _args(config: Config, ks: KernelSet) -> dict:
     return dict(p=p, P=p.upper(), mode=config.mode, cipher=config.spec.title,
                 keybytes=config.spec.key_bytes, block=ks.block_bytes, per_call=ks.blocks_per_call,
                 rk_words=ks.rk_words, rk_comment=ks.rk_comment, keyschedule=f"{p}_{ks.keyschedule}",
-                encrypt=f"{p}_{ks.encrypt}", zero32_asm=ks.zero32_asm, need=_helpers(config, ks))
+                encrypt=f"{p}_{ks.encrypt}", encrypt_n=f"{p}_{ks.encrypt}_n" if ks.encrypt_n else "",
+                zero32_asm=ks.zero32_asm, need=_helpers(config, ks))
 
 
 def _helpers(config: Config, ks: KernelSet) -> list[str]:

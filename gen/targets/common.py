@@ -37,6 +37,9 @@ class KernelSet:
     #: the target has ``{p}_aes_encrypt_pairs(rk, out, in, n)``: n >= 1 pairs in one call, looped in
     #: generated code (gen/kernels/aes/ecb_thumb2.py); ecb_encrypt calls it once for all its pairs
     encrypt_pairs: bool = False
+    #: the target has ``{p}_encrypt_blocks_n(rk, out, in, n)``: n >= 1 calls' worth of blocks in one
+    #: call, looped in generated code (gen/kernels/block_ecb_thumb2.py); ecb_encrypt calls it once
+    encrypt_n: bool = False
     #: the target has ``{p}_ctr_ghash_pairs(rk, out, cb, in, n, hk, y)`` too: ctr_pairs and GHASH of
     #: the ciphertext stitched in one loop (armv8a); encrypt's update then hashes as it writes
     ctr_ghash: bool = False

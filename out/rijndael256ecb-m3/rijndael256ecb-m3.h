@@ -107,7 +107,7 @@ __asm__(
 );
 
 
-/* Rijndael-256 for cortex-m3: the bitsliced IR of gen/kernels/rijndael256 compiled to Thumb-2 by gen/kernels/block_thumb2.py. Cycle model: key schedule 6872, 1 block(s) 4399 per call. */
+/* Rijndael-256 for cortex-m3: the bitsliced IR of gen/kernels/rijndael256 compiled to Thumb-2 by gen/kernels/block_thumb2.py (looped by gen/kernels/block_ecb_thumb2.py). Cycle model: key schedule 6872, 1 block(s) 4414 per encrypt_blocks call, 4385 per step of encrypt_blocks_n. */
 void rijndael256ecb_m3_keyschedule(uint32_t *rk, const uint8_t *key);
 __asm__(
     ".pushsection .text.rijndael256ecb_m3_keyschedule,\"ax\",%progbits\n"
@@ -6194,6 +6194,7 @@ __asm__(
 );
 
 void rijndael256ecb_m3_encrypt_blocks(const uint32_t *rk, uint8_t *out, const uint8_t *in);
+void rijndael256ecb_m3_encrypt_blocks_n(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t n);
 __asm__(
     ".pushsection .text.rijndael256ecb_m3_encrypt_blocks,\"ax\",%progbits\n"
     ".syntax unified\n"
@@ -6203,8 +6204,15 @@ __asm__(
     ".type rijndael256ecb_m3_encrypt_blocks, %function\n"
     ".thumb_func\n"
     "rijndael256ecb_m3_encrypt_blocks:\n"
-    "    push   {r0, r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n"
-    "    sub    sp, sp, #48\n"
+    "    movs   r3, #1    @ one step: on into rijndael256ecb_m3_encrypt_blocks_n\n"
+    ".global rijndael256ecb_m3_encrypt_blocks_n\n"
+    ".type rijndael256ecb_m3_encrypt_blocks_n, %function\n"
+    ".thumb_func\n"
+    "rijndael256ecb_m3_encrypt_blocks_n:\n"
+    "    add    r3, r2, r3, lsl #5    @ r3 = in + n B, the end of the input\n"
+    "    push   {r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n"
+    "    sub    sp, sp, #44\n"
+    "1:\n"
     "    ldr    r3, [r2]\n"
     "    ldr    r8, [r2, #4]\n"
     "    ldr    r4, [r2, #8]\n"
@@ -6499,7 +6507,7 @@ __asm__(
     "    eor    r0, r3, r6, ror #8\n"
     "    eor    r12, r0, r12, ror #16\n"
     "    eor    r0, r1, r8, ror #16\n"
-    "    ldr    r6, [sp, #48]    @ reload rk pointer\n"
+    "    ldr    r6, [sp, #44]    @ reload rk pointer\n"
     "    ldr    r11, [r6, #32]\n"
     "    ldr    r10, [r6, #40]\n"
     "    ldr    r3, [r6, #36]\n"
@@ -6788,7 +6796,7 @@ __asm__(
     "    eor    r0, lr, r0, ror #8\n"
     "    eor    r0, r0, r6, ror #16\n"
     "    eor    r6, r5, r10, ror #16\n"
-    "    ldr    r7, [sp, #48]    @ reload rk pointer\n"
+    "    ldr    r7, [sp, #44]    @ reload rk pointer\n"
     "    ldr    r5, [sp]    @ reload v519\n"
     "    ldr    r8, [r7, #64]\n"
     "    ldr    r4, [r7, #72]\n"
@@ -7079,7 +7087,7 @@ __asm__(
     "    eor    r0, lr, r0, ror #8\n"
     "    eor    r9, r0, r9, ror #16\n"
     "    eor    r3, r3, r6, ror #16\n"
-    "    ldr    r2, [sp, #48]    @ reload rk pointer\n"
+    "    ldr    r2, [sp, #44]    @ reload rk pointer\n"
     "    ldr    r0, [sp]    @ reload v781\n"
     "    ldr    r12, [r2, #96]\n"
     "    ldr    r8, [r2, #104]\n"
@@ -7370,7 +7378,7 @@ __asm__(
     "    eor    r2, lr, r4, ror #8\n"
     "    eor    r7, r2, r7, ror #16\n"
     "    eor    r6, r6, r3, ror #16\n"
-    "    ldr    r0, [sp, #48]    @ reload rk pointer\n"
+    "    ldr    r0, [sp, #44]    @ reload rk pointer\n"
     "    ldr    r2, [sp]    @ reload v1043\n"
     "    ldr    r12, [r0, #128]\n"
     "    ldr    r4, [r0, #136]\n"
@@ -7661,7 +7669,7 @@ __asm__(
     "    eor    r1, lr, r1, ror #8\n"
     "    eor    r8, r1, r8, ror #16\n"
     "    eor    r0, r0, r3, ror #16\n"
-    "    ldr    r2, [sp, #48]    @ reload rk pointer\n"
+    "    ldr    r2, [sp, #44]    @ reload rk pointer\n"
     "    ldr    r1, [sp]    @ reload v1305\n"
     "    ldr    r9, [r2, #160]\n"
     "    ldr    r6, [r2, #168]\n"
@@ -7952,7 +7960,7 @@ __asm__(
     "    eor    r2, lr, r4, ror #8\n"
     "    eor    r10, r2, r10, ror #16\n"
     "    eor    r3, r0, r3, ror #16\n"
-    "    ldr    r0, [sp, #48]    @ reload rk pointer\n"
+    "    ldr    r0, [sp, #44]    @ reload rk pointer\n"
     "    ldr    r2, [sp]    @ reload v1567\n"
     "    ldr    r9, [r0, #192]\n"
     "    ldr    r7, [r0, #200]\n"
@@ -8243,7 +8251,7 @@ __asm__(
     "    eor    r0, lr, r5, ror #8\n"
     "    eor    r11, r0, r11, ror #16\n"
     "    eor    r4, r4, r6, ror #16\n"
-    "    ldr    r3, [sp, #48]    @ reload rk pointer\n"
+    "    ldr    r3, [sp, #44]    @ reload rk pointer\n"
     "    ldr    r0, [sp]    @ reload v1829\n"
     "    ldr    r9, [r3, #224]\n"
     "    ldr    r8, [r3, #232]\n"
@@ -8534,7 +8542,7 @@ __asm__(
     "    eor    r1, lr, r0, ror #8\n"
     "    eor    r9, r1, r9, ror #16\n"
     "    eor    r2, r2, r4, ror #16\n"
-    "    ldr    r0, [sp, #48]    @ reload rk pointer\n"
+    "    ldr    r0, [sp, #44]    @ reload rk pointer\n"
     "    ldr    r1, [sp]    @ reload v2091\n"
     "    ldr    r10, [r0, #256]\n"
     "    ldr    r7, [r0, #264]\n"
@@ -8825,7 +8833,7 @@ __asm__(
     "    eor    r2, lr, r3, ror #8\n"
     "    eor    r8, r2, r8, ror #16\n"
     "    eor    r4, r1, r4, ror #16\n"
-    "    ldr    r2, [sp, #48]    @ reload rk pointer\n"
+    "    ldr    r2, [sp, #44]    @ reload rk pointer\n"
     "    ldr    r1, [sp]    @ reload v2353\n"
     "    ldr    r11, [r2, #288]\n"
     "    ldr    r7, [r2, #296]\n"
@@ -9116,7 +9124,7 @@ __asm__(
     "    eor    r2, r10, r3, ror #8\n"
     "    eor    r12, r2, r12, ror #16\n"
     "    eor    r4, r4, r7, ror #16\n"
-    "    ldr    r3, [sp, #48]    @ reload rk pointer\n"
+    "    ldr    r3, [sp, #44]    @ reload rk pointer\n"
     "    ldr    r2, [sp]    @ reload v2615\n"
     "    ldr    lr, [r3, #320]\n"
     "    ldr    r9, [r3, #328]\n"
@@ -9407,7 +9415,7 @@ __asm__(
     "    eor    r1, r10, r4, ror #8\n"
     "    eor    r11, r1, r11, ror #16\n"
     "    eor    r5, r6, r3, ror #16\n"
-    "    ldr    r4, [sp, #48]    @ reload rk pointer\n"
+    "    ldr    r4, [sp, #44]    @ reload rk pointer\n"
     "    ldr    r1, [sp]    @ reload v2877\n"
     "    ldr    lr, [r4, #352]\n"
     "    ldr    r8, [r4, #360]\n"
@@ -9698,7 +9706,7 @@ __asm__(
     "    eor    r3, r10, r3, ror #8\n"
     "    eor    r9, r3, r9, ror #16\n"
     "    eor    r2, r6, r2, ror #16\n"
-    "    ldr    r3, [sp, #48]    @ reload rk pointer\n"
+    "    ldr    r3, [sp, #44]    @ reload rk pointer\n"
     "    ldr    r4, [sp]    @ reload v3139\n"
     "    ldr    lr, [r3, #384]\n"
     "    ldr    r8, [r3, #392]\n"
@@ -9989,7 +9997,7 @@ __asm__(
     "    eor    r0, r12, r4, ror #8\n"
     "    eor    r7, r0, r7, ror #16\n"
     "    eor    r5, r3, r5, ror #16\n"
-    "    ldr    r0, [sp, #48]    @ reload rk pointer\n"
+    "    ldr    r0, [sp, #44]    @ reload rk pointer\n"
     "    ldr    r3, [sp]    @ reload v3401\n"
     "    ldr    lr, [r0, #416]\n"
     "    ldr    r2, [r0, #424]\n"
@@ -10138,7 +10146,7 @@ __asm__(
     "    eor    r12, r4, r12\n"
     "    eor    r0, r0, r12\n"
     "    ldr    r7, [sp, #4]    @ reload v3516\n"
-    "    ldr    r10, [sp, #48]    @ reload rk pointer\n"
+    "    ldr    r10, [sp, #44]    @ reload rk pointer\n"
     "    eor    r7, r7, r11\n"
     "    eors   r1, r1, r2\n"
     "    eor    r11, r3, r11\n"
@@ -10236,7 +10244,7 @@ __asm__(
     "    eor    lr, r7, lr\n"
     "    eor    r9, lr, r9\n"
     "    eor    r1, r9, r1\n"
-    "    ldr    r7, [sp, #52]    @ reload out pointer\n"
+    "    ldr    r7, [sp, #48]    @ reload out pointer\n"
     "    ldr    r9, [sp, #12]    @ reload v3654\n"
     "    str    r1, [r7, #12]\n"
     "    and    r10, r10, #0xff000000\n"
@@ -10292,8 +10300,18 @@ __asm__(
     "    eor    r10, r9, r10\n"
     "    eor    r1, r10, r5\n"
     "    str    r1, [r7, #28]\n"
+    "    ldr    r2, [sp, #52]    @ next step\n"
+    "    ldr    r3, [sp, #56]    @ next step\n"
+    "    ldr    r1, [sp, #48]    @ next step\n"
+    "    ldr    r0, [sp, #44]    @ next step\n"
+    "    add    r2, r2, #32    @ next step\n"
+    "    add    r1, r1, #32    @ next step\n"
+    "    strd   r1, r2, [sp, #48]    @ next step\n"
+    "    cmp    r2, r3\n"
+    "    blo    1b\n"
     "    add    sp, sp, #60\n"
     "    pop    {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n"
+    ".size rijndael256ecb_m3_encrypt_blocks_n, .-rijndael256ecb_m3_encrypt_blocks_n\n"
     ".size rijndael256ecb_m3_encrypt_blocks, .-rijndael256ecb_m3_encrypt_blocks\n"
     ".popsection\n"
 );
@@ -10322,8 +10340,7 @@ void rijndael256ecb_m3_wipe(rijndael256ecb_m3_ctx *ctx)
 
 void rijndael256ecb_m3_ecb_encrypt(const rijndael256ecb_m3_ctx *ctx, uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    for (; nblocks; nblocks--, in += 32, out += 32)
-        rijndael256ecb_m3_encrypt_blocks(ctx->rk, out, in);
+    if (nblocks) rijndael256ecb_m3_encrypt_blocks_n(ctx->rk, out, in, nblocks);     /* the whole run in one call */
 }
 
 

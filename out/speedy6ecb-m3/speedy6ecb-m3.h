@@ -110,7 +110,7 @@ __asm__(
  * S-box: a 47-gate circuit (13 and, 13 andn, 18 or, 3 orn; andn = BIC, orn = ORN), one instruction per gate, found by the generator and chosen by the modelled cycles of a compiled round (gen/kernels/speedy/sbox_cycles.py). It is small because SPEEDY's S-box coordinates are two-level NAND-NAND functions by design: each has a minimal sum of 4 products of 2 or 3 literals (10 or 11 gates, 63 for the six), and factoring and sharing across the outputs, with BIC/ORN taking every negation for free, bring that to 47.
  * ShiftColumns costs no instruction: each column's rotation is carried and folded into the shifted operand of the next instruction that reads it. MixColumns: 5 EORs per column, every rotation in an operand. Round constants are folded into the round keys by init.
  * No branch and no address depends on the key or the data. */
-/* SPEEDY-6-192 for cortex-m3: the bitsliced IR of gen/kernels/speedy compiled to Thumb-2 by gen/kernels/block_thumb2.py. Cycle model: key schedule 590, 1 block(s) 1061 per call. */
+/* SPEEDY-6-192 for cortex-m3: the bitsliced IR of gen/kernels/speedy compiled to Thumb-2 by gen/kernels/block_thumb2.py (looped by gen/kernels/block_ecb_thumb2.py). Cycle model: key schedule 590, 1 block(s) 1075 per encrypt_blocks call, 1047 per step of encrypt_blocks_n. */
 void speedy6ecb_m3_keyschedule(uint32_t *rk, const uint8_t *key);
 __asm__(
     ".pushsection .text.speedy6ecb_m3_keyschedule,\"ax\",%progbits\n"
@@ -642,6 +642,7 @@ __asm__(
 );
 
 void speedy6ecb_m3_encrypt_blocks(const uint32_t *rk, uint8_t *out, const uint8_t *in);
+void speedy6ecb_m3_encrypt_blocks_n(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t n);
 __asm__(
     ".pushsection .text.speedy6ecb_m3_encrypt_blocks,\"ax\",%progbits\n"
     ".syntax unified\n"
@@ -651,8 +652,15 @@ __asm__(
     ".type speedy6ecb_m3_encrypt_blocks, %function\n"
     ".thumb_func\n"
     "speedy6ecb_m3_encrypt_blocks:\n"
-    "    push   {r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n"
-    "    sub    sp, sp, #4\n"
+    "    movs   r3, #1    @ one step: on into speedy6ecb_m3_encrypt_blocks_n\n"
+    ".global speedy6ecb_m3_encrypt_blocks_n\n"
+    ".type speedy6ecb_m3_encrypt_blocks_n, %function\n"
+    ".thumb_func\n"
+    "speedy6ecb_m3_encrypt_blocks_n:\n"
+    "    add    r3, r3, r3, lsl #1    @ r3 = 3 n\n"
+    "    add    r3, r2, r3, lsl #3    @ r3 = in + 24 n, the end of the input\n"
+    "    push   {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n"
+    "1:\n"
     "    ldr    r3, [r2, #12]\n"
     "    ldr    r4, [r2]\n"
     "    ldr    r9, [r2, #16]\n"
@@ -1665,15 +1673,24 @@ __asm__(
     "    eor    r9, r10, r12, lsr #16\n"
     "    eor    lr, r12, r9, lsl #16\n"
     "    eor    r2, r10, r5, lsr #16\n"
-    "    ldr    r3, [sp, #4]    @ reload out pointer\n"
+    "    ldr    r3, [sp]    @ reload out pointer\n"
     "    str    r4, [r3]\n"
     "    str    r1, [r3, #4]\n"
     "    str    r2, [r3, #8]\n"
     "    str    r11, [r3, #12]\n"
     "    str    r7, [r3, #16]\n"
     "    str    lr, [r3, #20]\n"
+    "    ldr    r2, [sp, #4]    @ next step\n"
+    "    ldr    r3, [sp, #8]    @ next step\n"
+    "    ldr    r1, [sp]    @ next step\n"
+    "    add    r2, r2, #24    @ next step\n"
+    "    add    r1, r1, #24    @ next step\n"
+    "    strd   r1, r2, [sp]    @ next step\n"
+    "    cmp    r2, r3\n"
+    "    blo    1b\n"
     "    add    sp, sp, #12\n"
     "    pop    {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n"
+    ".size speedy6ecb_m3_encrypt_blocks_n, .-speedy6ecb_m3_encrypt_blocks_n\n"
     ".size speedy6ecb_m3_encrypt_blocks, .-speedy6ecb_m3_encrypt_blocks\n"
     ".popsection\n"
 );
@@ -1702,8 +1719,7 @@ void speedy6ecb_m3_wipe(speedy6ecb_m3_ctx *ctx)
 
 void speedy6ecb_m3_ecb_encrypt(const speedy6ecb_m3_ctx *ctx, uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    for (; nblocks; nblocks--, in += 24, out += 24)
-        speedy6ecb_m3_encrypt_blocks(ctx->rk, out, in);
+    if (nblocks) speedy6ecb_m3_encrypt_blocks_n(ctx->rk, out, in, nblocks);     /* the whole run in one call */
 }
 
 

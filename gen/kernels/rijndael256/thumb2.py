@@ -96,11 +96,12 @@ def build(spec, shiftrows: str, orders=None):
 
 
 def compile_encrypt(spec, name: str, params, core: str, seed: int = 0, shiftrows: str = "explicit",
-                    orders=None) -> TF.Function:
+                    orders=None, count: bool = False) -> TF.Function:
+    """``count``: r3 pushed as a loop bound's home (the ECB loop, gen/kernels/block_ecb_thumb2.py)."""
     prog, segment, rank = build(spec, shiftrows, orders)
     # the allocator's policy goes with AES's ark+sbox order (found with it)
     return TF.compile_function(prog, name, params, core, seed, segments=segment, rank=rank,
-                               alloc_policy=aes_thumb2.ALLOC_POLICY)
+                               alloc_policy=aes_thumb2.ALLOC_POLICY, count=count)
 
 
 #: ops of emit_subword before its S-box (the 7 shifted copies of the word)

@@ -1,0 +1,117 @@
+"""ECB over many calls' worth of blocks in one call, as generated Thumb-2, for the block-cipher
+drops (Rijndael-256, SPEEDY): ``{prefix}_encrypt_blocks_n``, with ``{prefix}_encrypt_blocks`` as
+its entry for one call's blocks.
+
+    void {prefix}_encrypt_blocks_n(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t n);
+        /* n >= 1 steps: out[B k ..] = E(in[B k ..]), B = the bytes one step encrypts */
+    void {prefix}_encrypt_blocks(const uint32_t *rk, uint8_t *out, const uint8_t *in);  /* n = 1 */
+
+The trick (the same as the AES speed drops' gen/kernels/aes/ecb_thumb2.py): ecb_encrypt used to
+call the straight-line kernel once per block, and every call paid its frame (a push of 11
+registers, a pop of 9 and pc, about 26 modelled cycles) and the C loop around it (about 12).
+Here the kernel's body (gen/kernels/thumb2_function.compile_function with ``count``: the same
+schedule and allocation, r3 pushed as well) runs n times between one prologue and one epilogue.
+r3's home holds the end of the input, in + B n, computed before the push (``end_pointer``).  At
+the end of the body every register is dead; the back edge reloads in, the end, out and, unless
+it is pinned, rk, steps in and out by B, stores them back (one STRD where their homes are
+adjacent) and loops while in is below the end.  ``encrypt_blocks`` is ``movs r3, #1`` falling
+through, so there is one copy of the rounds.  The count is public (a length): no secret reaches
+a branch or an address; n = 0 is not allowed (it runs one step).
+"""
+from __future__ import annotations
+
+from gen.cores import timing as T
+from gen.isa import thumb2 as t2
+from gen.kernels.thumb2_function import Function, split_frame
+
+ONE_STEP = "    movs   r3, #1    @ one step: on into {loop}"
+
+
+def end_pointer(step_bytes: int) -> list[str]:
+    """r3 = r2 + step_bytes * r3 (the input's end) without a scratch register: one ADD with a
+    shifted operand when step_bytes is a power of two, two when it is (1 + 2^j) 2^k (24 = 3 * 8),
+    else a MOV of the constant into r12 (free at a call, AAPCS) and an MLA."""
+    k = (step_bytes & -step_bytes).bit_length() - 1
+    m = step_bytes >> k
+    head = "    add    r3, r2, r3" + (f", lsl #{k}" if k else "")
+    if m == 1:
+        return [head + "    @ r3 = in + n B, the end of the input"]
+    j = (m - 1).bit_length() - 1
+    if m == 1 + (1 << j):
+        return [f"    add    r3, r3, r3, lsl #{j}    @ r3 = {m} n",
+                head + f"    @ r3 = in + {step_bytes} n, the end of the input"]
+    return [f"    mov    r12, #{step_bytes}",
+            f"    mla    r3, r3, r12, r2    @ r3 = in + {step_bytes} n, the end of the input"]
+
+
+def _entry_cycles(step_bytes: int, core: str) -> int:
+    """Cycles of ``end_pointer`` (ALU instructions; an MLA as one of class mla)."""
+    lines = end_pointer(step_bytes)
+    alu = T.issue_cycles("alu", core)
+    return sum(T.issue_cycles("mla", core) if "mla" in ln else alu for ln in lines)
+
+
+def live_in(body: list) -> frozenset:
+    """Registers the body reads before it writes them (the back edge must restore those)."""
+    seen, need = set(), set()
+    for i in body:
+        need |= set(i.reads()) - seen
+        seen |= set(i.writes())
+    return frozenset(need)
+
+
+def back_edge(fn: Function, step_bytes: int) -> tuple[list, list]:
+    """The back edge as (instructions, printed lines): in, the end, out (and rk when the body
+    reads it before writing it and it is homed) reloaded from their homes, in and out advanced
+    by ``step_bytes`` and stored back, then ``cmp r2, r3; blo 1b``.  The instructions leave out
+    the compare and the branch."""
+    homes = fn.arg_homes
+    if not {"r1", "r2", "r3"} <= set(homes):
+        raise ValueError(f"{fn.name}: not compiled with count and homed in/out pointers ({sorted(homes)})")
+    start, end, _ = split_frame(fn.insns)
+    need = live_in(fn.insns[start:end])
+    get = lambda r: t2.ldr(r, "sp", homes[r])
+    put = lambda r: t2.str_(r, "sp", homes[r])
+    step = lambda r: t2.Insn("add", dst=r, srcs=(r,), imm=step_bytes)
+    edge = [get("r2"), get("r3"), get("r1")]
+    edge += [get("r0")] if "r0" in need and "r0" in homes else []
+    edge += [step("r2"), step("r1")]
+    if homes["r2"] == homes["r1"] + 4:
+        edge.append(t2.Insn("strd", srcs=("r1", "r2"), base="sp", offset=homes["r1"]))
+    else:
+        edge += [put("r1"), put("r2")]
+    text = [f"    {i.text()}    @ next step" for i in edge] + ["    cmp    r2, r3", "    blo    1b"]
+    return edge, text
+
+
+def _cycles(seq: list, core: str, prev) -> int:
+    return T.sequence_cycles([i.timing() for i in seq], core, prev=prev)
+
+
+def figures(fn: Function, step_bytes: int, core: str) -> tuple[int, int]:
+    """(loop step, one ``encrypt_blocks`` call) in modelled cycles, priced as the emulator's cycle
+    model prices the executed instructions."""
+    start, end, _ = split_frame(fn.insns)
+    edge = back_edge(fn, step_bytes)[0]
+    body = fn.insns[start:end]
+    alu = T.issue_cycles("alu", core)
+    blo = lambda taken: T.issue_cycles("bcond", core, taken=taken)
+    tail = _cycles(edge, core, body[-1].timing()) + alu                  # ... cmp r2, r3
+    loop = _cycles(body, core, None) + tail + blo(True)
+    call = (alu + _entry_cycles(step_bytes, core) + _cycles(fn.insns[:start], core, None)
+            + _cycles(body, core, fn.insns[start - 1].timing()) + tail + blo(False)
+            + _cycles(fn.insns[end:], core, None))                        # movs r3, #1; the end
+    return loop, call
+
+
+def c_text(fn: Function, loop_name: str, one_name: str, step_bytes: int, comment: str = "") -> str:
+    """Prototypes and the file-scope __asm__ of ``one_name`` falling through into ``loop_name``."""
+    start, end, _ = split_frame(fn.insns)
+    edge = back_edge(fn, step_bytes)[1]
+    text = [f"    {i.text()}" for i in fn.insns]
+    inner = ([ONE_STEP.format(loop=loop_name), f".global {loop_name}", f".type {loop_name}, %function",
+              ".thumb_func", f"{loop_name}:"] + end_pointer(step_bytes)
+             + text[:start] + ["1:"] + text[start:end] + edge + text[end:] + [f".size {loop_name}, .-{loop_name}"])
+    proto = (f"void {one_name}(const uint32_t *rk, uint8_t *out, const uint8_t *in);\n"
+             f"void {loop_name}(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t n)")
+    return t2.c_asm(proto, t2.function_lines(one_name, inner), comment)
