@@ -32,6 +32,7 @@ from pathlib import Path
 from gen.config import Config
 from gen.errors import ConfigError
 from gen.explore_pool import check_scheduler, ordered
+from gen.kernels import block_ctr_thumb2
 from gen.kernels.aes import compact_thumb2 as aes_compact_thumb2, ecb_thumb2 as aes_ecb_thumb2
 from gen.kernels.aes.breakdown import breakdown, describe
 
@@ -50,10 +51,13 @@ def objective(config: Config) -> str:
     (ecb_encrypt's bulk rate; aes_encrypt2 and the counter mode run the same body; [schedule]
     objective = size: one pair's segments of the looped kernel), with
     FACE the FACE encrypt2 per pair (its bulk rate), the other ciphers' ECB loop step (a step of
-    encrypt_blocks_n, gen/kernels/block_ecb_thumb2.py) or, in counter mode, the encrypt_blocks call.
+    encrypt_blocks_n, gen/kernels/block_ecb_thumb2.py) or, in counter mode, a step of ctr_blocks
+    where the family has it (gen/kernels/block_ctr_thumb2.py) and else the encrypt_blocks call.
     (GHASH is written by its own generator, not list-scheduled: no seed moves it.)"""
     if config.mode != "gcm":
-        return "encrypt_blocks_n_per_step" if config.mode == "ecb" else "encrypt_blocks_call"
+        if config.mode == "ecb":
+            return "encrypt_blocks_n_per_step"
+        return "ctr_blocks_per_step" if config.spec.family in block_ctr_thumb2.FAMILIES else "encrypt_blocks_call"
     if config.face != "off":
         return "face_encrypt2_per_pair"
     return "aes_pair_segments" if config.objective == "size" else "aes_encrypt_pairs_per_pair"

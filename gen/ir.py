@@ -262,6 +262,15 @@ class Builder:
     def ld(self, mem: str, index: int) -> int:
         return self._emit(kind="ld", mem=mem, index=index)
 
+    def copy(self, op: Op, rename: Callable[[int], int]) -> Optional[int]:
+        """Append ``op`` of another program, its operands renamed by ``rename``; its new vreg
+        (None for a store)."""
+        a, b = (None if r is None else rename(r) for r in (op.a, op.b))
+        if op.kind == "st":
+            self.st(op.mem, op.index, a)
+            return None
+        return self._emit(kind=op.kind, a=a, b=b, shift=op.shift, imm=op.imm, mem=op.mem, index=op.index)
+
     def st(self, mem: str, index: int, src: int) -> None:
         op = Op(kind="st", a=src, mem=mem, index=index)
         op.check()

@@ -106,7 +106,7 @@ def test_rijndael256_orders_are_searched_and_written_to_its_own_file(tmp_path):
 
 
 @pytest.mark.parametrize("preset, figure", [("speedy5ecb-m4", "encrypt_blocks_n_per_step"),
-                                            ("speedy5ctr-m3", "encrypt_blocks_call"),
+                                            ("speedy5ctr-m3", "ctr_blocks_per_step"),
                                             ("aes128gcm-m4-ffs-face-r2", "face_encrypt2_per_pair")])
 def test_the_seed_search_scores_every_scheduled_kernel_by_its_own_figure(preset, figure):
     from gen.targets import cortex_m

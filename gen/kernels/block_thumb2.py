@@ -7,6 +7,7 @@ constant memory indices: no branch and no address depends on the key or the data
 """
 from __future__ import annotations
 
+from gen.kernels import block_ctr_thumb2 as CTR
 from gen.kernels import block_ecb_thumb2 as ECB
 from gen.kernels import block_portable
 from gen.kernels import thumb2_function as TF
@@ -32,13 +33,15 @@ def cheapest(program, name: str, params, core: str, seed: int = 0, strategies=("
 
 
 def thumb2(prefix: str, spec, core: str, seed: int = 0, strategies=("pressure",), loop: bool = False,
-           **options) -> BlockKernel:
+           ctr: bool = False, **options) -> BlockKernel:
     """``strategies``: the list schedulers to try (thumb2_function.compile_function's
     ``strategy``), the cheapest kept per function, for families without their own compilation
     (ENCRYPT, KEYSCHEDULE).  ``loop``: the encryption is also ``{prefix}_encrypt_blocks_n``, its
     body looped n times in one call, and ``encrypt_blocks`` its entry for n = 1
     (gen/kernels/block_ecb_thumb2.py; ECB calls it once); without, the straight-line function
-    (counter mode calls it once per refill, where a loop's entry would only add cycles)."""
+    (counter mode calls it once per refill, where a loop's entry would only add cycles).
+    ``ctr``: also ``{prefix}_ctr_blocks``, counter mode fused and looped
+    (gen/kernels/block_ctr_thumb2.py), for the families it is built for (``CTR.FAMILIES``)."""
     ks, enc = block_portable.programs(spec, **options)
     if spec.family in KEYSCHEDULE:
         kfn = KEYSCHEDULE[spec.family](spec, f"{prefix}_keyschedule", KS_PARAMS, core, seed, **options)
@@ -59,10 +62,18 @@ def thumb2(prefix: str, spec, core: str, seed: int = 0, strategies=("pressure",)
         step_cycles, call = ECB.figures(efn, step, core)
         stats["encrypt_blocks"]["cycles"] = call
         stats["encrypt_blocks_n"] = {"cycles_per_step": step_cycles, "step_bytes": step}
-        enc_text = ECB.c_text(efn, f"{name}_n", name, step)
+        enc_text = ECB.c_text(efn, f"{name}_n", name, step, ECB.comment(name, step, step_cycles, call))
         how = f"{per_call} block(s) {call} per encrypt_blocks call, {step_cycles} per step of encrypt_blocks_n"
     else:
         enc_text, how = efn.c_text(), f"{per_call} block(s) {efn.cycles} per call"
+    if ctr and spec.family in CTR.FAMILIES:
+        if per_call != 1 or spec.family in ENCRYPT:
+            raise ValueError(f"{spec.name}: ctr_blocks takes one block per step of the generic kernel")
+        cfn = CTR.compile_kernel(enc, prefix, core, seed, strategies)
+        ctr_step = CTR.figures(cfn, spec.block_bytes, core)
+        stats["ctr_blocks"] = {"cycles_per_step": ctr_step, **cfn.summary()}
+        enc_text += "\n" + CTR.c_text(cfn, spec.block_bytes, CTR.comment(cfn, spec.block_bytes, ctr_step))
+        how += f", {ctr_step} per step of ctr_blocks (counter mode, XOR fused)"
     head = (f"/* {spec.title} for {core}: the bitsliced IR of gen/kernels/{spec.family} compiled to Thumb-2 by "
             f"gen/kernels/block_thumb2.py{' (looped by gen/kernels/block_ecb_thumb2.py)' if loop else ''}. "
             f"Cycle model: key schedule {kfn.cycles}, {how}. */\n")

@@ -40,6 +40,9 @@ class KernelSet:
     #: the target has ``{p}_encrypt_blocks_n(rk, out, in, n)``: n >= 1 calls' worth of blocks in one
     #: call, looped in generated code (gen/kernels/block_ecb_thumb2.py); ecb_encrypt calls it once
     encrypt_n: bool = False
+    #: the target has ``{p}_ctr_blocks(rk, out, cb, in, end)``: counter mode over the blocks of in up
+    #: to end, XOR fused, looped in generated code (gen/kernels/block_ctr_thumb2.py)
+    ctr_blocks: bool = False
     #: the target has ``{p}_ctr_ghash_pairs(rk, out, cb, in, n, hk, y)`` too: ctr_pairs and GHASH of
     #: the ciphertext stitched in one loop (armv8a); encrypt's update then hashes as it writes
     ctr_ghash: bool = False

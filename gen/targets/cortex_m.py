@@ -73,17 +73,20 @@ def block_kernels(config: Config) -> KernelSet:
     opts = {k: v for k, v in config.options().items() if k in ("slicing", "shiftrows")}
     loop = config.mode == "ecb"           # counter mode calls the kernel once per refill
     k = block_thumb2.thumb2(config.prefix, config.spec, config.target, config.seed,
-                            strategies=block_figures.strategies(config.spec), loop=loop, **opts)
+                            strategies=block_figures.strategies(config.spec), loop=loop,
+                            ctr=config.mode == "ctr", **opts)
     comment, figures, facts = block_figures.thumb2(config.spec, config.target, config.seed)
     cycles = {"keyschedule_call": k.stats["keyschedule"]["cycles"],
               "encrypt_blocks_call": k.stats["encrypt_blocks"]["cycles"], **figures}
     if loop:
         cycles["encrypt_blocks_n_per_step"] = k.stats["encrypt_blocks_n"]["cycles_per_step"]
+    if "ctr_blocks" in k.stats:
+        cycles["ctr_blocks_per_step"] = k.stats["ctr_blocks"]["cycles_per_step"]
     return KernelSet(sections=[wipe.zero32_thumb2(config.prefix), comment + k.code], target_guard=target_guard(config.target),
                      block_bytes=k.block_bytes, blocks_per_call=k.blocks_per_call, rk_words=k.rk_words,
                      rk_comment=f"{config.spec.title} round keys, bitsliced ({k.rk_words} words)",
                      keyschedule="keyschedule", encrypt="encrypt_blocks", zero32_asm=True, file_scope_asm=True,
-                     encrypt_n=loop, kernel_cycles=cycles, kernel_facts=facts)
+                     encrypt_n=loop, ctr_blocks="ctr_blocks" in k.stats, kernel_cycles=cycles, kernel_facts=facts)
 
 
 #: [schedule] objective -> GHASH blocks per aggregated group (None: the core's default,

@@ -1,8 +1,10 @@
-"""The ECB loop of the block-cipher drops (gen/kernels/block_ecb_thumb2.py): ecb_encrypt runs its
-whole run in one call of ``encrypt_blocks_n``; the generator's figures for a step of that loop
-and for one ``encrypt_blocks`` call agree with the emulated cycle model (emu/cycles.py) on the
-core's own CPU model; the loop gives the reference model's blocks, in place too; counter-mode
-drops keep the straight-line kernel (they call it once per refill)."""
+"""The loops of the block-cipher drops. ECB (gen/kernels/block_ecb_thumb2.py): ecb_encrypt runs
+its whole run in one call of ``encrypt_blocks_n``. Counter mode (gen/kernels/block_ctr_thumb2.py,
+SPEEDY): ctr_update runs its whole blocks in one call of ``ctr_blocks``, the XOR fused and the
+counter stepped in the loop. The generator's figures for a step of each loop (and for one
+``encrypt_blocks`` call) agree with the emulated cycle model (emu/cycles.py) on the core's own
+CPU model; the loops give the reference model's output, in place too, across a counter wrap; ECB
+drops have no ctr kernel, counter-mode drops keep the straight-line ``encrypt_blocks``."""
 from __future__ import annotations
 
 import random
@@ -12,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from emu import layout, toolchain
-from emu.blockcipher import ecb_reference
+from emu.blockcipher import ctr_reference, ecb_reference
 from gen import generate, presets
 from gen.kernels import block_ecb_thumb2 as ECB
 
@@ -23,13 +25,32 @@ HARNESS = r'''
 #define F(x) F2(PFX, x)
 static F(ctx) ctx;
 int sg_init(const uint8_t *key, uint32_t keylen) { return F(init)(&ctx, key, keylen); }
+#ifndef CTR
 uint32_t sg_loop(uint8_t *out, const uint8_t *in, uint32_t n) { F(encrypt_blocks_n)(ctx.rk, out, in, n); return 0; }
 uint32_t sg_one(uint8_t *out, const uint8_t *in) { F(encrypt_blocks)(ctx.rk, out, in); return 0; }
+#endif
 uint32_t sg_ecb(uint8_t *out, const uint8_t *in, uint32_t n) { F(ecb_encrypt)(&ctx, out, in, n); return 0; }
+#ifdef CTR
+static uint8_t cb[BLOCK];
+uint32_t sg_ctr_blocks(uint8_t *out, const uint8_t *in, uint32_t n, const uint8_t *iv, uint8_t *cb_after)
+{
+    uint32_t i;
+    for (i = 0; i < BLOCK; i++) cb[i] = iv[i];
+    F(ctr_blocks)(ctx.rk, out, cb, in, in + BLOCK * n);
+    for (i = 0; i < BLOCK; i++) cb_after[i] = cb[i];
+    return 0;
+}
+uint32_t sg_ctr(const uint8_t *iv, const uint8_t *in, uint32_t len, uint8_t *out)
+{
+    return (uint32_t)F(ctr)(&ctx, iv, BLOCK, in, len, out);
+}
+#endif
 '''
 
 #: one SPEEDY drop on the M3 (its CPU model in Unicorn), one Rijndael-256 drop on the M4
 CASES = ["speedy5ecb-m3", "rijndael256ecb-m4"]
+#: counter mode: the family with ctr_blocks, on both cores
+CTR_CASES = ["speedy5ctr-m3", "speedy7ctr-m4"]
 
 
 class Drop:
@@ -37,15 +58,16 @@ class Drop:
         from emu.cycles import CycleCounter
         from emu.machine import Machine
         self.config = cfg = presets.preset(name)
-        header, self.ks = generate.header(cfg, "tests/test_block_ecb_loop.py")
+        header, self.ks = generate.header(cfg, "tests/test_block_loops.py")
         self.text = header
-        work = Path(tempfile.mkdtemp(prefix="ecbloop-"))
+        work = Path(tempfile.mkdtemp(prefix="blockloops-"))
         hp = work / f"{cfg.name}.h"
         hp.write_text(header)
         src = work / "ecbloop_harness.c"
         src.write_text(HARNESS)
         p = cfg.prefix
-        defs = [f'-DHDR="{hp}"', f"-DPFX={p}", f"-D{p.upper()}_IMPLEMENTATION"]
+        defs = [f'-DHDR="{hp}"', f"-DPFX={p}", f"-D{p.upper()}_IMPLEMENTATION", f"-DBLOCK={cfg.spec.block_bytes}"]
+        defs += ["-DCTR"] if cfg.mode == "ctr" else []
         fw = toolchain.link_firmware([src], cfg.target, work, stem="ecbloop", defines=defs, compiler=[
             toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS[cfg.target], *toolchain.STRICT,
             "-Wno-unused-function", "-ffreestanding"])
@@ -60,9 +82,10 @@ class Drop:
         self.cc.reset()
         return self.m.call(self.syms[fn], *args)
 
-    def cycles_in(self, caller: str, *args: int) -> int:
-        """Cycles inside the kernel (encrypt_blocks and the loop it falls into) during one call."""
-        names = {f"{self.config.prefix}_encrypt_blocks", f"{self.config.prefix}_encrypt_blocks_n"}
+    def cycles_in(self, caller: str, *args: int, kernel: str = "encrypt_blocks") -> int:
+        """Cycles inside ``kernel`` (encrypt_blocks: with the loop it falls into) during one call."""
+        names = {f"{self.config.prefix}_{kernel}"} | ({f"{self.config.prefix}_encrypt_blocks_n"}
+                                                      if kernel == "encrypt_blocks" else set())
         self.call(caller, *args)
         return sum(c for name, c in self.cc.by_function().items() if name and name.split(".")[0] in names)
 
@@ -101,20 +124,73 @@ def test_ecb_runs_the_loop_and_matches_the_reference_in_place(drop):
 
 
 def test_the_kernel_has_one_branch_the_loops(drop):
+    assert _branches(drop.text, f"{drop.config.prefix}_encrypt_blocks") == ["blo"]
+
+
+@pytest.fixture(scope="module", params=CTR_CASES)
+def ctr_drop(request):
+    return Drop(request.param)
+
+
+def _branches(text: str, sym: str) -> list:
     from gen.isa import thumb2 as t2
-    asm = drop.text.split(f"{drop.config.prefix}_encrypt_blocks:")[1].split(".popsection")[0]
+    asm = text.split(f'"{sym}:\\n"')[1].split(".popsection")[0]        # from its label in the __asm__
     lines = [ln.strip().strip('"').replace("\\n", "").strip() for ln in asm.splitlines()]
     mnems = [t2.parse_mnemonic(ln) for ln in lines if ln and not ln.startswith(".") and not ln.endswith(":")]
     assert len(mnems) > 500
-    branches = [mn for mn in mnems if mn in ("b", "bx", "bl", "blx", "cbz", "cbnz") or
-                (mn.startswith("b") and len(mn) == 3 and mn not in ("bic", "bfi", "bfc"))]
-    assert branches == ["blo"] and "blo    1b" in asm
+    return [mn for mn in mnems if mn in ("b", "bx", "bl", "blx", "cbz", "cbnz") or
+            (mn.startswith("b") and len(mn) == 3 and mn not in ("bic", "bfi", "bfc"))]
 
 
-def test_counter_mode_drops_keep_the_straight_kernel():
-    header, ks = generate.header(presets.preset("speedy5ctr-m4"), "tests/test_block_ecb_loop.py")
+def test_ctr_loop_step_matches_emulation(ctr_drop):
+    m, b = ctr_drop.m, ctr_drop.config.spec.block_bytes
+    m.reset_buffers()
+    src, dst, iv, after = m.alloc(3 * b), m.alloc(3 * b), m.alloc(b, bytes(b)), m.alloc(b)
+    one = ctr_drop.cycles_in("sg_ctr_blocks", dst, src, 1, iv, after, kernel="ctr_blocks")
+    three = ctr_drop.cycles_in("sg_ctr_blocks", dst, src, 3, iv, after, kernel="ctr_blocks")
+    k = ctr_drop.ks.kernel_cycles
+    assert (three - one) % 2 == 0 and (three - one) // 2 == k["ctr_blocks_per_step"]
+    assert _branches(ctr_drop.text, f"{ctr_drop.config.prefix}_ctr_blocks") == ["blo"]
+
+
+def test_ctr_blocks_steps_the_counter_across_its_wrap(ctr_drop):
+    spec, m = ctr_drop.config.spec, ctr_drop.m
+    b = spec.block_bytes
+    iv = bytes(range(b - 4)) + b"\xff\xff\xff\xfe"
+    data = bytes(random.Random(3).getrandbits(8) for _ in range(4 * b))
+    m.reset_buffers()
+    src, dst, ivp, after = m.alloc(len(data), data), m.alloc(len(data)), m.alloc(b, iv), m.alloc(b)
+    ctr_drop.call("sg_ctr_blocks", dst, src, 4, ivp, after)
+    assert bytes(m.read(dst, len(data))) == ctr_reference(spec, ctr_drop.key, iv, data)
+    assert bytes(m.read(after, b)) == iv[:-4] + b"\x00\x00\x00\x02"        # + 4 mod 2^32
+
+
+def test_ctr_matches_the_reference_whole_blocks_and_pieces_in_place(ctr_drop):
+    spec, m = ctr_drop.config.spec, ctr_drop.m
+    b = spec.block_bytes
+    rng = random.Random(11)
+    iv = bytes(range(b - 4)) + b"\xff\xff\xff\xfd"
+    for n in (1, b - 1, b, b + 1, 5 * b, 5 * b + 7):
+        data = bytes(rng.getrandbits(8) for _ in range(n))
+        want = ctr_reference(spec, ctr_drop.key, iv, data)
+        m.reset_buffers()
+        ivp, src, dst = m.alloc(b, iv), m.alloc(n, data), m.alloc(n)
+        assert ctr_drop.call("sg_ctr", ivp, src, n, dst) == 0
+        assert bytes(m.read(dst, n)) == want, n
+        assert ctr_drop.call("sg_ctr", ivp, src, n, src) == 0                # out == in
+        assert bytes(m.read(src, n)) == want, n
+    assert f"{ctr_drop.config.prefix}_ctr_blocks(s->ctx->rk, out, s->cb, in, in + n)" in ctr_drop.text
+
+
+def test_each_mode_has_its_loop_only():
+    header, ks = generate.header(presets.preset("speedy5ctr-m4"), "tests/test_block_loops.py")
     assert "encrypt_blocks_n" not in header and "encrypt_blocks_n_per_step" not in ks.kernel_cycles
-    assert not ks.encrypt_n
+    assert not ks.encrypt_n and ks.ctr_blocks and "ctr_blocks_per_step" in ks.kernel_cycles
+    assert "speedy5ctr_m4_encrypt_blocks(const uint32_t *rk" in header      # ECB and partial blocks
+    header, ks = generate.header(presets.preset("speedy5ecb-m4"), "tests/test_block_loops.py")
+    assert "ctr_blocks" not in header and not ks.ctr_blocks
+    header, ks = generate.header(presets.preset("rijndael256ctr-m4"), "tests/test_block_loops.py")
+    assert "ctr_blocks" not in header and "encrypt_blocks_n" not in header      # no second copy
 
 
 @pytest.mark.parametrize("step", [16, 24, 28, 32, 40, 48])
