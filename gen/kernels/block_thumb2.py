@@ -3,7 +3,9 @@
 gen/kernels/thumb2_function.compile_function (list scheduling and register allocation against
 the core's timing table, spill stores paired, reloads pipelined) into file-scope __asm__
 functions with the names the ecb/ctr glue calls. Straight-line code from a branch-free IR with
-constant memory indices: no branch and no address depends on the key or the data.
+constant memory indices: no branch and no address depends on the key or the data. In ECB the
+block function is looped (gen/kernels/block_ecb_thumb2.py), in counter mode some families also
+get a fused loop (gen/kernels/block_ctr_thumb2.py); their only branch tests a public length.
 """
 from __future__ import annotations
 
