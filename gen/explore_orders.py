@@ -162,7 +162,8 @@ def _r256_kinds(config: Config) -> list:
     from gen.kernels.rijndael256 import encrypt as E
     nr = config.spec.rounds
     al = E.alignments(nr, config.shiftrows)
-    return sorted({_r256().lin_kind(al, j, nr) for j in range(1, nr + 1)} & set(_r256().OWN_ORDERS) | {"ark+sbox"})
+    return sorted({_r256().lin_kind(al, j, nr) for j in range(1, nr + 1)} & set(_r256().OWN_ORDERS)
+                  | {_r256().sbox_kind()})
 
 
 def _r256_compile(config: Config, orders: dict):
@@ -212,7 +213,7 @@ def default_kind(config: Config) -> str:
     kind (Rijndael-256: its first linear kind; its S-box order is AES's unless it keeps its own)."""
     ks = kinds(config)
     if family(config) is RIJNDAEL256:
-        return next(k for k in ks if k != "ark+sbox")
+        return next(k for k in ks if k != _r256().sbox_kind())
     mine = aes_thumb2.sbox_kind(aes_thumb2.CIRCUIT)
     return mine if mine in ks else next((k for k in ks if k.endswith("ark+sbox")), ks[0])
 
@@ -430,10 +431,10 @@ def _readers_of_aes_orders(config: Config, kind: str) -> list:
     """Functions (the live AES orders table -> {name suffix: cycles}) for the kernels outside the AES
     family's compile that read gen/kernels/aes/thumb2_orders.py; ``using`` swaps that table."""
     bits = 8 * config.spec.key_bytes
-    if config.spec.family == "rijndael256" and kind == "ark+sbox" and kind not in _r256().OWN_ORDERS:
+    if config.spec.family == "rijndael256" and kind == _r256().sbox_kind() and kind not in _r256().OWN_ORDERS:
         r256 = _r256()
-        return [lambda orders: {" (AES's ark+sbox)": _r256_compile(
-            config, dict(r256.ORDERS, **{"ark+sbox": orders["ark+sbox"]})).cycles}]
+        return [lambda orders: {f" (AES's {kind})": _r256_compile(
+            config, dict(r256.ORDERS, **{kind: orders[kind]})).cycles}]
     if config.spec.family != "aes" or config.mode != "gcm":
         return []
     if config.objective == "size" and config.face == "off":

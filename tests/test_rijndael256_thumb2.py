@@ -14,6 +14,7 @@ from gen.kernels import thumb2_function as TF
 from gen.kernels.block_thumb2 import ENC_PARAMS
 from gen.kernels.rijndael256 import encrypt as E
 from gen.kernels.rijndael256 import portable as P
+from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.kernels.rijndael256 import thumb2 as R
 from gen.kernels.speedy.layout import le_bytes, le_words
 
@@ -59,12 +60,25 @@ def test_fixsliced_costs_more_ops_than_explicit():
 def test_thumb2_encrypt_on_model(shiftrows):
     fn = R.compile_encrypt(SPEC, f"t_r256_{shiftrows}", ENC_PARAMS, "cortex-m4", 0, shiftrows)
     ks = P.keyschedule_program(SPEC, shiftrows)
-    assert fn.n_ops == len(P.encrypt_program(SPEC, shiftrows).ops)
+    assert fn.n_ops == len(P.encrypt_program(SPEC, shiftrows, aes_thumb2.CIRCUIT).ops)
     for key, pt, ct in cases(3, shiftrows)[-5:]:
         mem = {RK + 4 * i: w for i, w in enumerate(run(ks, {"key": le_words(key)})["rk"])}
         mem.update({IN + 4 * i: w for i, w in enumerate(le_words(pt))})
         TF.execute(fn, [RK, OUT, IN], mem)
         assert le_bytes([mem[OUT + 4 * i] for i in range(8)]) == ct
+
+
+def test_sbox_is_the_aes_kernels_circuit_choice():
+    """The Thumb-2 kernel's S-box is AES's stored circuit with its stored order (the portable C
+    keeps the reference one): 14 S-boxes, each as many gates fewer as the choice has."""
+    from gen.circuits import aes_sbox
+    assert R.sbox_kind() == aes_thumb2.sbox_kind(aes_thumb2.CIRCUIT) and R.sbox_kind() in R.ORDERS
+    prog, segment, rank = R.build(SPEC, "explicit")
+    fewer = len(aes_sbox.circuit_gates(aes_sbox.DEFAULT)) - len(aes_sbox.circuit_gates(aes_thumb2.CIRCUIT))
+    assert len(P.encrypt_program(SPEC, "explicit").ops) - len(prog.ops) == SPEC.rounds * fewer
+    with aes_thumb2.using_circuit(aes_sbox.DEFAULT):
+        assert R.sbox_kind() == "ark+sbox" and len(R.build(SPEC, "explicit")[0].ops) == len(
+            P.encrypt_program(SPEC, "explicit").ops)
 
 
 def test_segments_follow_stored_orders():

@@ -35,7 +35,7 @@ Memories: ``in`` / ``out`` (8 little-endian words = the 32 block bytes; word c =
 from __future__ import annotations
 
 from gen.circuits import aes_mixcolumns as mcx
-from gen.circuits.aes_sbox import NOT_MASK
+from gen.circuits.aes_sbox import DEFAULT as DEFAULT_CIRCUIT, NOT_MASK
 from gen.ir import Builder, Program
 from gen.isa import thumb2 as t2
 from gen.kernels import bitperm
@@ -137,8 +137,9 @@ def emit_linear(b: Builder, q: list[int], e: int, a) -> list[int]:
     return q if a is None else emit_mixcolumns_variant(b, q, a)
 
 
-def encrypt_program(spec, shiftrows: str = "explicit") -> Program:
-    """out = Rijndael-256-Enc(rk, in), one block (see the module docstring)."""
+def encrypt_program(spec, shiftrows: str = "explicit", circuit: str = DEFAULT_CIRCUIT) -> Program:
+    """out = Rijndael-256-Enc(rk, in), one block (see the module docstring); ``circuit``: the
+    AES S-box circuit (gen/circuits/aes_sbox.CIRCUITS; the Thumb-2 kernel takes AES's choice)."""
     assert spec.family == "rijndael256" and spec.block_bytes == 32, spec.name
     assert tuple(spec.linear_layer["shiftrows"]) == L.OFFSETS, spec.linear_layer
     nr = spec.rounds
@@ -150,7 +151,7 @@ def encrypt_program(spec, shiftrows: str = "explicit") -> Program:
     w = emit_natural_shiftrows(b, [b.ld("in", c) for c in range(NB)], -al[0])
     q = emit_add_round_key(b, emit_pack_columns(b, w), 0)
     for j in range(1, nr + 1):
-        q = emit_linear(b, emit_sbox(b, q), explicit_exponent(al, j), al[j] if j < nr else None)
+        q = emit_linear(b, emit_sbox(b, q, circuit), explicit_exponent(al, j), al[j] if j < nr else None)
         q = emit_add_round_key(b, q, j)
     w = emit_natural_shiftrows(b, emit_unpack_columns(b, q), al[nr])
     for c in range(NB):

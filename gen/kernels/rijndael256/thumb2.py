@@ -6,9 +6,10 @@ program is scheduled piece by piece in orders found offline by simulated anneali
 one greedy pass sees the whole 3,700-op block.  Segments:
 
 * ``pre``: loading the block, the natural ShiftRows folded into the packing, the transpose;
-* ``ark+sbox``: AddRoundKey j-1 followed by round j's S-box.  The S-box is AES's circuit and
-  AddRoundKey AES's, emitted identically, so AES's stored order for the same segment
-  (gen/kernels/aes/thumb2_orders.py, 'ark+sbox') is used as is;
+* ``ark+sbox``: AddRoundKey j-1 followed by round j's S-box.  The S-box is AES's circuit (the
+  encrypt2 kernels' stored choice, aes_thumb2.CIRCUIT: 'ark+sbox@bpc113' with the 113-gate one)
+  and AddRoundKey AES's, emitted identically, so AES's stored order for the same segment
+  (gen/kernels/aes/thumb2_orders.py) is used as is unless the own orders file keeps one;
 * ``lin:<e>:<a>``: the explicit packed SR^e and the MixColumns variant M_a (a '-': the last
   round, no MixColumns); its order comes from gen/kernels/rijndael256/thumb2_orders.py
   (``python -m gen.kernels.rijndael256.thumb2``, the same annealing as AES's, cost = modelled
@@ -38,9 +39,15 @@ try:    # evaluation orders found offline (python -m gen.kernels.rijndael256.thu
 except ImportError:       # pragma: no cover - before the first search
     OWN_ORDERS: dict = {}
 
-#: AES's AddRoundKey + S-box order unless the own orders file keeps one ('ark+sbox' there: kept
-#: when explore gave AES a new one that would cost this kernel cycles)
-ORDERS = {"ark+sbox": AES_ORDERS["ark+sbox"], **OWN_ORDERS}
+#: AES's AddRoundKey + S-box orders (one per circuit) unless the own orders file keeps one
+#: ('ark+sbox' there: kept when explore gave AES a new one that would cost this kernel cycles)
+ORDERS = {**{k: v for k, v in AES_ORDERS.items() if aes_thumb2.kind_circuit(k)[0] == "ark+sbox"},
+          **OWN_ORDERS}
+
+
+def sbox_kind() -> str:
+    """The orders key of the S-box segments: AES's circuit choice (aes_thumb2.CIRCUIT)."""
+    return aes_thumb2.sbox_kind(aes_thumb2.CIRCUIT)
 
 
 def lin_kind(al: list[int], j: int, nr: int) -> str:
@@ -54,8 +61,9 @@ def _emit_lin(b: Builder, q: list[int], kind: str) -> list[int]:
 
 def build(spec, shiftrows: str, orders=None):
     """(program, segment of every op, rank of every op or None): encrypt.encrypt_program with
-    segment marks (checked op for op)."""
+    segment marks (checked op for op), the S-box AES's circuit choice."""
     orders = ORDERS if orders is None else orders
+    circuit, sbox = aes_thumb2.CIRCUIT, sbox_kind()
     nr = spec.rounds
     al = E.alignments(nr, shiftrows)
     b = Builder(f"{spec.name}_{shiftrows}_encrypt", is_imm=t2.is_imm)
@@ -65,14 +73,14 @@ def build(spec, shiftrows: str, orders=None):
     marks = [(0, "pre")]
     w = E.emit_natural_shiftrows(b, [b.ld("in", c) for c in range(E.NB)], -al[0])
     q = E.emit_pack_columns(b, w)
-    marks.append((len(b.ops), "ark+sbox"))
+    marks.append((len(b.ops), sbox))
     q = AF.emit_add_round_key(b, q, 0)
     for j in range(1, nr + 1):
-        q = AF.emit_sbox(b, q)
+        q = AF.emit_sbox(b, q, circuit)
         kind = lin_kind(al, j, nr)
         marks.append((len(b.ops), kind))
         q = _emit_lin(b, q, kind)
-        marks.append((len(b.ops), "ark+sbox" if j < nr else "final"))
+        marks.append((len(b.ops), sbox if j < nr else "final"))
         q = AF.emit_add_round_key(b, q, j)
     w = E.emit_natural_shiftrows(b, E.emit_unpack_columns(b, q), al[nr])
     for c in range(E.NB):
@@ -80,7 +88,7 @@ def build(spec, shiftrows: str, orders=None):
     n = len(b.ops)
     prog = b.finish()
     assert len(prog.ops) == n, "dead code in the encryption: segment marks would be off"
-    ref = E.encrypt_program(spec, shiftrows)
+    ref = E.encrypt_program(spec, shiftrows, circuit)
     assert [str(o) for o in prog.ops] == [str(o) for o in ref.ops], "diverged from encrypt_program"
     segment, rank = [0] * n, [None] * n
     bounds = [m for m, _ in marks] + [n]
@@ -142,8 +150,8 @@ def kinds(spec) -> list[str]:
 
 def segment_program(kind: str) -> Program:
     """One linear segment alone, its 8 inputs loaded first and its 8 results stored last (the
-    harness of aes_thumb2.order_cycles); 'ark+sbox' is AES's segment (the same ops)."""
-    if kind == "ark+sbox":
+    harness of aes_thumb2.order_cycles); 'ark+sbox' (with any circuit) is AES's segment (the same ops)."""
+    if aes_thumb2.kind_circuit(kind)[0] == "ark+sbox":
         return aes_thumb2.segment_program(kind)
     b = Builder(kind, is_imm=t2.is_imm)
     b.declare("in", 8, "r")
