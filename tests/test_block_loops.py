@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from emu import layout, toolchain
 from emu.blockcipher import ctr_reference, ecb_reference
 from gen import generate, presets
 from gen.kernels import block_ecb_thumb2 as ECB
+from tests.test_face import HarnessMachine
 
 HARNESS = r'''
 #include HDR
@@ -53,34 +53,19 @@ CASES = ["speedy5ecb-m3", "rijndael256ecb-m4"]
 CTR_CASES = ["speedy5ctr-m3", "speedy7ctr-m4"]
 
 
-class Drop:
+class Drop(HarnessMachine):
+    """The preset's drop linked with HARNESS (BLOCK and, in ctr mode, CTR defined in front of it),
+    on its core, ``init`` run with the key bytes 0, 1, 2, ...; the kernel's cycles attributed."""
+
     def __init__(self, name: str):
-        from emu.cycles import CycleCounter
-        from emu.machine import Machine
         self.config = cfg = presets.preset(name)
         header, self.ks = generate.header(cfg, "tests/test_block_loops.py")
         self.text = header
-        work = Path(tempfile.mkdtemp(prefix="blockloops-"))
-        hp = work / f"{cfg.name}.h"
+        hp = Path(tempfile.mkdtemp(prefix="blockloops-")) / f"{cfg.name}.h"
         hp.write_text(header)
-        src = work / "ecbloop_harness.c"
-        src.write_text(HARNESS)
-        p = cfg.prefix
-        defs = [f'-DHDR="{hp}"', f"-DPFX={p}", f"-D{p.upper()}_IMPLEMENTATION", f"-DBLOCK={cfg.spec.block_bytes}"]
-        defs += ["-DCTR"] if cfg.mode == "ctr" else []
-        fw = toolchain.link_firmware([src], cfg.target, work, stem="ecbloop", defines=defs, compiler=[
-            toolchain.tool(toolchain.ARM_GCC), *toolchain.CORE_FLAGS[cfg.target], *toolchain.STRICT,
-            "-Wno-unused-function", "-ffreestanding"])
-        self.syms = {name: addr for name, (addr, _) in fw.symbols.items()}
-        self.m = Machine(cfg.target, fw.image)
-        self.cc = CycleCounter(self.m.uc, cfg.target, layout.FLASH_BASE, layout.FLASH_BASE + len(fw.image))
-        self.cc.attribute(fw.symbols)
-        self.key = bytes(random.Random(name).getrandbits(8) for _ in range(cfg.spec.key_bytes))
-        assert self.call("sg_init", self.m.alloc(len(self.key), self.key), len(self.key)) == 0
-
-    def call(self, fn: str, *args: int) -> int:
-        self.cc.reset()
-        return self.m.call(self.syms[fn], *args)
+        source = f"#define BLOCK {cfg.spec.block_bytes}\n" + ("#define CTR\n" if cfg.mode == "ctr" else "") + HARNESS
+        super().__init__(hp, cfg.prefix, "off", cfg.target, source, "blockloops", 8 * cfg.spec.key_bytes)
+        self.cc.attribute(self.symbols)
 
     def cycles_in(self, caller: str, *args: int, kernel: str = "encrypt_blocks") -> int:
         """Cycles inside ``kernel`` (encrypt_blocks: with the loop it falls into) during one call."""

@@ -22,9 +22,7 @@ message word i is loaded before output word i is stored, and no other word alias
 from __future__ import annotations
 
 from gen import ir
-from gen.cores import timing as T
 from gen.isa import thumb2 as t2
-from gen.kernels import block_ecb_thumb2 as ECB
 from gen.kernels import thumb2_function as TF
 
 #: families whose counter-mode drops get ctr_blocks (see the module docstring)
@@ -60,7 +58,7 @@ def back_edge(fn: TF.Function, block_bytes: int) -> tuple[list, list]:
     if not {"r1", "r2", "r3"} <= set(homes):
         raise ValueError(f"{fn.name}: out, cb and in must be homed ({sorted(homes)})")
     start, end, _ = TF.split_frame(fn.insns)
-    need = ECB.live_in(fn.insns[start:end])
+    need = TF.live_in(fn.insns[start:end])
     get = lambda r: t2.ldr(r, "sp", homes[r])
     put = lambda r: t2.str_(r, "sp", homes[r])
     step = lambda r: t2.Insn("add", dst=r, srcs=(r,), imm=block_bytes)
@@ -75,13 +73,9 @@ def back_edge(fn: TF.Function, block_bytes: int) -> tuple[list, list]:
 
 
 def figures(fn: TF.Function, block_bytes: int, core: str) -> int:
-    """A step of the loop (a block) in modelled cycles, as the emulator's cycle model prices it."""
-    start, end, _ = TF.split_frame(fn.insns)
-    edge = back_edge(fn, block_bytes)[0]
-    body = fn.insns[start:end]
-    seq = lambda s, prev: T.sequence_cycles([i.timing() for i in s], core, prev=prev)
-    return (seq(body, None) + seq(edge, body[-1].timing()) + T.issue_cycles("alu", core)
-            + T.issue_cycles("bcond", core, taken=True))
+    """A step of the loop (a block) in modelled cycles, as the emulator's cycle model prices it
+    (thumb2_function.loop_figures)."""
+    return TF.loop_figures(fn.insns, back_edge(fn, block_bytes)[0], core)[0]
 
 
 def compile_kernel(encrypt: ir.Program, prefix: str, core: str, seed: int, strategies) -> TF.Function:
@@ -102,7 +96,5 @@ def comment(fn: TF.Function, block_bytes: int, step: int) -> str:
 
 def c_text(fn: TF.Function, block_bytes: int, comment: str = "") -> str:
     """The prototype and the file-scope __asm__ of the looped kernel."""
-    start, end, _ = TF.split_frame(fn.insns)
-    text = [f"    {i.text()}" for i in fn.insns]
-    lines = text[:start] + ["1:"] + text[start:end] + back_edge(fn, block_bytes)[1] + text[end:]
+    lines = TF.loop_lines(fn.insns, back_edge(fn, block_bytes)[1])
     return t2.c_asm(fn.prototype, t2.function_lines(fn.name, lines), comment)

@@ -22,10 +22,8 @@ from __future__ import annotations
 
 from gen.cores import timing as T
 from gen.isa import thumb2 as t2
-from gen.kernels.thumb2_function import Function, split_frame
-
-ONE_STEP = "    movs   r3, #1    @ one step: on into {loop}"
-
+from gen.kernels.thumb2_function import (Function, entered_loop_lines, live_in, loop_figures, split_frame,
+                                          stepping_edge)
 
 def end_pointer(step_bytes: int) -> list[str]:
     """r3 = r2 + step_bytes * r3 (the input's end) without a scratch register: one ADD with a
@@ -51,57 +49,26 @@ def _entry_cycles(step_bytes: int, core: str) -> int:
     return sum(T.issue_cycles("mla", core) if "mla" in ln else alu for ln in lines)
 
 
-def live_in(body: list) -> frozenset:
-    """Registers the body reads before it writes them (the back edge must restore those)."""
-    seen, need = set(), set()
-    for i in body:
-        need |= set(i.reads()) - seen
-        seen |= set(i.writes())
-    return frozenset(need)
-
-
 def back_edge(fn: Function, step_bytes: int) -> tuple[list, list]:
     """The back edge as (instructions, printed lines): in, the end, out (and rk when the body
     reads it before writing it and it is homed) reloaded from their homes, in and out advanced
-    by ``step_bytes`` and stored back, then ``cmp r2, r3; blo 1b``.  The instructions leave out
-    the compare and the branch."""
+    by ``step_bytes`` and stored back, then ``cmp r2, r3; blo 1b`` (thumb2_function.stepping_edge).
+    The instructions leave out the compare and the branch."""
     homes = fn.arg_homes
     if not {"r1", "r2", "r3"} <= set(homes):
         raise ValueError(f"{fn.name}: not compiled with count and homed in/out pointers ({sorted(homes)})")
     start, end, _ = split_frame(fn.insns)
-    need = live_in(fn.insns[start:end])
-    get = lambda r: t2.ldr(r, "sp", homes[r])
-    put = lambda r: t2.str_(r, "sp", homes[r])
-    step = lambda r: t2.Insn("add", dst=r, srcs=(r,), imm=step_bytes)
-    edge = [get("r2"), get("r3"), get("r1")]
-    edge += [get("r0")] if "r0" in need and "r0" in homes else []
-    edge += [step("r2"), step("r1")]
-    if homes["r2"] == homes["r1"] + 4:
-        edge.append(t2.Insn("strd", srcs=("r1", "r2"), base="sp", offset=homes["r1"]))
-    else:
-        edge += [put("r1"), put("r2")]
-    text = [f"    {i.text()}    @ next step" for i in edge] + ["    cmp    r2, r3", "    blo    1b"]
-    return edge, text
-
-
-def _cycles(seq: list, core: str, prev) -> int:
-    return T.sequence_cycles([i.timing() for i in seq], core, prev=prev)
+    rk = ("r0",) if "r0" in live_in(fn.insns[start:end]) and "r0" in homes else ()
+    return stepping_edge(lambda r: t2.ldr(r, "sp", homes[r]), lambda r: t2.str_(r, "sp", homes[r]), step_bytes,
+                         "next step", reload=rk, pair_store=homes["r1"] if homes["r2"] == homes["r1"] + 4 else None)
 
 
 def figures(fn: Function, step_bytes: int, core: str) -> tuple[int, int]:
     """(loop step, one ``encrypt_blocks`` call) in modelled cycles, priced as the emulator's cycle
-    model prices the executed instructions."""
-    start, end, _ = split_frame(fn.insns)
-    edge = back_edge(fn, step_bytes)[0]
-    body = fn.insns[start:end]
-    alu = T.issue_cycles("alu", core)
-    blo = lambda taken: T.issue_cycles("bcond", core, taken=taken)
-    tail = _cycles(edge, core, body[-1].timing()) + alu                  # ... cmp r2, r3
-    loop = _cycles(body, core, None) + tail + blo(True)
-    call = (alu + _entry_cycles(step_bytes, core) + _cycles(fn.insns[:start], core, None)
-            + _cycles(body, core, fn.insns[start - 1].timing()) + tail + blo(False)
-            + _cycles(fn.insns[end:], core, None))                        # movs r3, #1; the end
-    return loop, call
+    model prices the executed instructions: the loop's (thumb2_function.loop_figures) with, for
+    the call, ``movs r3, #1`` and ``end_pointer`` before the push."""
+    step, once = loop_figures(fn.insns, back_edge(fn, step_bytes)[0], core)
+    return step, T.issue_cycles("alu", core) + _entry_cycles(step_bytes, core) + once
 
 
 def comment(name: str, step_bytes: int, step: int, call: int) -> str:
@@ -114,12 +81,8 @@ def comment(name: str, step_bytes: int, step: int, call: int) -> str:
 
 def c_text(fn: Function, loop_name: str, one_name: str, step_bytes: int, comment: str = "") -> str:
     """Prototypes and the file-scope __asm__ of ``one_name`` falling through into ``loop_name``."""
-    start, end, _ = split_frame(fn.insns)
-    edge = back_edge(fn, step_bytes)[1]
-    text = [f"    {i.text()}" for i in fn.insns]
-    inner = ([ONE_STEP.format(loop=loop_name), f".global {loop_name}", f".type {loop_name}, %function",
-              ".thumb_func", f"{loop_name}:"] + end_pointer(step_bytes)
-             + text[:start] + ["1:"] + text[start:end] + edge + text[end:] + [f".size {loop_name}, .-{loop_name}"])
+    lines = entered_loop_lines(one_name, loop_name, "step", fn.insns, end_pointer(step_bytes),
+                               back_edge(fn, step_bytes)[1])
     proto = (f"void {one_name}(const uint32_t *rk, uint8_t *out, const uint8_t *in);\n"
              f"void {loop_name}(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t n)")
-    return t2.c_asm(proto, t2.function_lines(one_name, inner), comment)
+    return t2.c_asm(proto, lines, comment)

@@ -37,14 +37,16 @@ Nothing here branches or computes an address: the code is constant-time by const
 The registers, the calling convention, the frame instructions and the printing come from the
 ISA interface (gen/isa/base.py; ``isa`` argument, default Thumb-2).  The frame's shape (one
 push of the homed arguments, the callee-saved registers and the link register, whose slots are
-the homes) is the AAPCS one; ``split_frame``, ``looped_lines`` and ``execute`` below read
-Thumb-2 functions only.
+the homes) is the AAPCS one; ``split_frame``, the loop helpers (``looped_lines``,
+``entered_loop_lines``, ``stepping_edge``, ``loop_figures``, ``live_in``) and ``execute`` below
+read Thumb-2 functions only.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from gen import ir
+from gen.cores import timing as T
 from gen.isa import thumb2 as t2
 from gen.isa.base import Isa
 from gen.sched import listsched, regalloc, reload_pairs, strd_pairs
@@ -248,14 +250,68 @@ def split_frame(insns: list) -> tuple:
     return start, end, frame
 
 
-def looped_lines(sym: str, insns: list, back_edge: list) -> list:
+def loop_lines(insns: list, edge_lines: list) -> list:
     """Assembly lines of function ``insns`` with its body (``split_frame``) run in a loop: label 1
-    before the body, then ``back_edge`` (assembly text ending in a branch to 1b), so the loop
+    before the body, then ``edge_lines`` (printed lines ending in a branch to 1b), so the loop
     pays one prologue and one epilogue in all."""
     start, end, _ = split_frame(insns)
     text = [f"    {i.text()}" for i in insns]
-    return t2.function_lines(sym, text[:start] + ["1:"] + text[start:end]
-                             + [f"    {t}    @ next pair" for t in back_edge] + text[end:])
+    return text[:start] + ["1:"] + text[start:end] + list(edge_lines) + text[end:]
+
+
+def looped_lines(sym: str, insns: list, back_edge: list) -> list:
+    """``loop_lines`` as the global function ``sym``; ``back_edge`` is assembly text, each line
+    printed with the note "next pair"."""
+    return t2.function_lines(sym, loop_lines(insns, [f"    {t}    @ next pair" for t in back_edge]))
+
+
+def entered_loop_lines(one: str, loop: str, what: str, insns: list, entry: list, edge_lines: list) -> list:
+    """Assembly of two global functions sharing one body: ``one`` is ``movs r3, #1`` falling into
+    ``loop``, whose ``entry`` lines (before the push) turn the count in r3 into the loop's bound,
+    then ``loop_lines``.  ``what``: what one step is, for the comment ("pair", "step")."""
+    return t2.function_lines(one, [f"    movs   r3, #1    @ one {what}: on into {loop}", f".global {loop}",
+                                   f".type {loop}, %function", ".thumb_func", f"{loop}:", *entry,
+                                   *loop_lines(insns, edge_lines), f".size {loop}, .-{loop}"])
+
+
+def stepping_edge(get, put, step_bytes: int, note: str, reload=(), pair_store: int | None = None) -> tuple:
+    """The back edge of a loop over in (r2) up to a bound (r3), writing out (r1), as (instructions,
+    printed lines): in, the bound and out reloaded by ``get`` (argument register -> instruction),
+    then the registers in ``reload``, in and out advanced by ``step_bytes`` and stored back, with
+    one STRD at ``pair_store`` (out's home; in's is the word above) or by ``put``, then
+    ``cmp r2, r3; blo 1b``.  The instructions leave out the compare and the branch."""
+    add = lambda r: t2.Insn("add", dst=r, srcs=(r,), imm=step_bytes)
+    edge = [get("r2"), get("r3"), get("r1"), *(get(r) for r in reload), add("r2"), add("r1")]
+    edge += ([t2.Insn("strd", srcs=("r1", "r2"), base="sp", offset=pair_store)] if pair_store is not None
+             else [put("r1"), put("r2")])
+    return edge, [f"    {i.text()}    @ {note}" for i in edge] + ["    cmp    r2, r3", "    blo    1b"]
+
+
+def live_in(body: list) -> frozenset:
+    """Registers ``body`` reads before it writes them (a back edge must restore those)."""
+    seen, need = set(), set()
+    for i in body:
+        need |= set(i.reads()) - seen
+        seen |= set(i.writes())
+    return frozenset(need)
+
+
+def loop_figures(insns: list, edge: list, core: str) -> tuple[int, int]:
+    """(a loop step, one pass) in modelled cycles of function ``insns`` with its body looped and
+    closed by ``edge``, a 1-cycle compare and a conditional branch back, priced as the emulator's
+    cycle model prices the executed instructions (pair terms across the body's ends included).
+    A step is the body, the edge, the compare and the branch taken; one pass the prologue, the
+    body, the edge, the compare, the branch not taken and the epilogue (instructions before the
+    push are the caller's to add)."""
+    start, end, _ = split_frame(insns)
+    body = insns[start:end]
+    seq = lambda part, prev: T.sequence_cycles([i.timing() for i in part], core, prev=prev)
+    bcc = lambda taken: T.issue_cycles("bcond", core, taken=taken)
+    tail = seq(edge, body[-1].timing()) + T.issue_cycles("alu", core)              # ... cmp
+    step = seq(body, None) + tail + bcc(True)
+    once = (seq(insns[:start], None) + seq(body, insns[start - 1].timing()) + tail + bcc(False)
+            + seq(insns[end:], None))
+    return step, once
 
 
 def execute(fn: Function, args: list, memory: dict, sp: int = 0x2000F000) -> dict:

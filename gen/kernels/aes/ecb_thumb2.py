@@ -31,7 +31,7 @@ from gen.isa import thumb2 as t2
 from gen.kernels.aes import fixsliced as AF
 from gen.kernels.aes import keyschedule as aes_keyschedule
 from gen.kernels.aes import thumb2 as A
-from gen.kernels.thumb2_function import split_frame
+from gen.kernels.thumb2_function import entered_loop_lines, loop_figures, split_frame, stepping_edge
 
 
 @dataclass
@@ -56,37 +56,17 @@ def back_edge(frame: int, fpu_homes: bool = False) -> tuple[list, list]:
     reloads it from the home).  ``fpu_homes``: the homes are s12-s15 (A.FPU_HOME), every move a
     1-cycle VMOV.  The instructions leave out the compare and the branch."""
     get, put = A.home_moves(frame, fpu_homes)
-    add32 = lambda r: t2.Insn("add", dst=r, srcs=(r,), imm=32)
-    edge = [get("r2"), get("r3"), get("r1"), get("r0"), add32("r2"), add32("r1")]
-    if fpu_homes:
-        edge += [put("r1"), put("r2")]
-    else:
-        out_home = get("r1").offset
-        assert get("r2").offset == out_home + 4
-        edge += [t2.Insn("strd", srcs=("r1", "r2"), base="sp", offset=out_home)]
-    text = [f"    {i.text()}    @ next pair" for i in edge] + ["    cmp    r2, r3", "    blo    1b"]
-    return edge, text
-
-
-def _cycles(seq: list, core: str, prev) -> int:
-    return T.sequence_cycles([i.timing() for i in seq], core, prev=prev)
+    out_home = None if fpu_homes else get("r1").offset
+    assert fpu_homes or get("r2").offset == out_home + 4
+    return stepping_edge(get, put, 32, "next pair", reload=("r0",), pair_store=out_home)
 
 
 def figures(c: A.Compiled, core: str) -> tuple[int, int]:
     """(loop step, aes_encrypt2 call) in modelled cycles, priced as the emulator's cycle model
-    prices the executed instructions (pair terms across the body's end included)."""
-    start, end, frame = split_frame(c.insns)
-    edge = back_edge(frame, c.fpu_homes)[0]
-    body = c.insns[start:end]
-    alu = T.issue_cycles("alu", core)
-    bne = lambda taken: T.issue_cycles("bcond", core, taken=taken)
-    tail = _cycles(edge, core, body[-1].timing()) + alu                 # ... cmp r2, r3
-    loop = _cycles(body, core, None) + tail + bne(True)
-    frame_in = _cycles(c.insns[:start], core, None)
-    frame_out = _cycles(c.insns[end:], core, None)
-    call = (2 * alu + frame_in + _cycles(body, core, c.insns[start - 1].timing())
-            + tail + bne(False) + frame_out)              # movs r3, #1; add r3, r2, r3, lsl #5
-    return loop, call
+    prices the executed instructions (pair terms across the body's end included): the loop's
+    (thumb2_function.loop_figures) with, for the call, ``movs r3, #1`` and ``END`` before the push."""
+    step, once = loop_figures(c.insns, back_edge(split_frame(c.insns)[2], c.fpu_homes)[0], core)
+    return step, 2 * T.issue_cycles("alu", core) + once
 
 
 def compile_kernel(keybits: int, slicing: str, core: str, seed: int = 0, spill: str = "stack", **kw) -> A.Compiled:
@@ -145,14 +125,9 @@ def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0, sp
     ks_head = (f"/* AES-{keybits} key schedule -> fixsliced ({slicing}) round keys, {nr + 1} x 8 words; "
                f"C printed from the IR of gen/kernels/aes/keyschedule.py (bitsliced SubWord, "
                f"no table, no key-dependent index or branch). */\n")
-    start, end, frame = split_frame(c.insns)
-    edge = back_edge(frame, c.fpu_homes)[1]
+    edge = back_edge(split_frame(c.insns)[2], c.fpu_homes)[1]
     pairs, one = f"{prefix}_aes_encrypt_pairs", f"{prefix}_aes_encrypt2"
-    text = [f"    {i.text()}" for i in c.insns]
-    inner = ([f"    movs   r3, #1    @ one pair: on into {pairs}",
-              f".global {pairs}", f".type {pairs}, %function", ".thumb_func", f"{pairs}:", END]
-             + text[:start] + ["1:"] + text[start:end] + edge + text[end:] + [f".size {pairs}, .-{pairs}"])
-    lines = t2.function_lines(one, inner)
+    lines = entered_loop_lines(one, pairs, "pair", c.insns, [END], edge)
     loop, call = figures(c, core)
     proto = (f"void {one}(const uint32_t *rk, uint8_t *out, const uint8_t *in);\n"
              f"void {pairs}(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t n)")
