@@ -221,7 +221,9 @@ def parser() -> argparse.ArgumentParser:
                         "chains over one segment's evaluation order (the AES and Rijndael-256 kernels); alloc: "
                         "the register allocator's eviction knobs (the AES kernel; --budget policies); circuit: "
                         "the AES encrypt2 kernel's S-box circuit (every proven one; --budget after the stored)")
-    s.add_argument("--kind", help="--space orders: the segment kind (default ark+sbox, Rijndael-256: its first linear kind)")
+    s.add_argument("--kind", help="--space orders: the segment kind (default the S-box segment of the stored circuit, "
+                   "e.g. ark+sbox@bpc113, and fpu:ark+sbox@bpc113 with spill = \"fpu\"; size: loop:ark+sbox; "
+                   "Rijndael-256: its first linear kind)")
     s.add_argument("--iters", type=int, default=200, help="--space orders: annealing steps per chain (default 200)")
     s.add_argument("--cost", choices=("segment", "kernel"), default="segment",
                    help="--space orders: a chain's cost, the segment's cycles alone or the whole kernel's")

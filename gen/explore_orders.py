@@ -56,11 +56,21 @@ class Family:
 
 def _aes_kinds(config: Config) -> list:
     """The kinds whose stored orders this configuration's kernel reads (the size objective's looped
-    kernel has its own 'loop:ark+sbox')."""
+    kernel has its own 'loop:ark+sbox'; a spill = "fpu" kernel its own 'fpu:KIND' of each, which
+    until written is KIND's order: aes_thumb2.spill_orders)."""
     ks = aes_thumb2.segment_kinds(8 * config.spec.key_bytes, config.slicing)
     looped = config.objective == "size" and config.face == "off"
     sbox = {"loop:ark+sbox"} if looped else {aes_thumb2.sbox_kind(c) for c in aes_sbox.CIRCUITS}
-    return sorted(sbox | {ks[-1]} | {"-" + k for k in ks[:-1]})
+    prefix = aes_thumb2.FPU_PREFIX if config.spill == "fpu" else ""
+    return sorted(prefix + k for k in sbox | {ks[-1]} | {"-" + k for k in ks[:-1]})
+
+
+def reads(config: Config, kind: str, fam: "Family") -> bool:
+    """Whether the configuration's kernel reads ``kind``'s stored order: one of its kinds, or (a
+    spill = "fpu" kernel) a kind whose 'fpu:' order is not written yet."""
+    ks = fam.kinds(config)
+    fpu = aes_thumb2.FPU_PREFIX + kind
+    return kind in ks or (fpu in ks and fpu not in fam.orders())
 
 
 @contextmanager
@@ -69,7 +79,7 @@ def kernel_circuit(kind: str):
     inside the block the encrypt2 kernel (and the IR it is checked against) uses that circuit,
     whatever CIRCUIT stores, so a circuit's order can be searched before (or after) `--space
     circuit` chooses another."""
-    base, circuit = aes_thumb2.kind_circuit(kind)
+    base, circuit = aes_thumb2.kind_circuit(kind.removeprefix(aes_thumb2.FPU_PREFIX))
     if base != "ark+sbox":
         yield
         return
@@ -147,8 +157,9 @@ AES = Family(
          "see gen/kernels/aes/thumb2.py build(); 'ark+sbox' = AddRoundKey + S-box, '-lin:..' = a\n"
          "linear segment without its AddRoundKey; 'fill:ark+sbox' = the FACE fill's, its own since\n"
          "explore changed the kernel's: gen/kernels/face/thumb2.py; 'loop:ark+sbox' = the size\n"
-         "objective's looped kernel's, gen/kernels/aes/compact_thumb2.py; 'ark+sbox@bpc113' = the\n"
-         "S-box segment with the other proven circuit, gen/circuits/aes_sbox.py). CIRCUIT = the\n"
+         "objective's looped kernel's, gen/kernels/aes/compact_thumb2.py; 'fpu:KIND' = KIND's own\n"
+         "order in the spill = \"fpu\" kernels (Cortex-M4F); 'ark+sbox@bpc113' = the S-box segment\n"
+         "with the other proven circuit, gen/circuits/aes_sbox.py). CIRCUIT = the\n"
          "encrypt2 kernels' S-box circuit (`slicegen explore --space circuit`, gen/explore_circuit.py).",
     circuit=lambda: aes_thumb2.CIRCUIT)
 
@@ -214,7 +225,7 @@ def default_kind(config: Config) -> str:
     ks = kinds(config)
     if family(config) is RIJNDAEL256:
         return next(k for k in ks if k != _r256().sbox_kind())
-    mine = aes_thumb2.sbox_kind(aes_thumb2.CIRCUIT)
+    mine = (aes_thumb2.FPU_PREFIX if config.spill == "fpu" else "") + aes_thumb2.sbox_kind(aes_thumb2.CIRCUIT)
     return mine if mine in ks else next((k for k in ks if k.endswith("ark+sbox")), ks[0])
 
 
@@ -235,8 +246,8 @@ def stored(kind: str, fam: Family = AES) -> tuple:
     orders = fam.orders()
     if kind in orders:
         return tuple(orders[kind])
-    if kind.startswith("loop:"):                    # the looped kernel's, before it has its own
-        return tuple(orders[kind[5:]])
+    if kind.startswith(("loop:", aes_thumb2.FPU_PREFIX)):    # a variant's, before it has its own
+        return stored(aes_thumb2.variant_base(kind), fam)
     if "@" in kind:                                 # another S-box circuit before its first order
         return aes_thumb2.sbox_order(orders, kind)
     full = orders[kind[1:]]
@@ -393,7 +404,8 @@ def effect(fam: Family, kind: str, order, configs=None) -> list[tuple]:
     """Every kernel that reads the family's orders (one configuration per distinct kernel among the
     presets, or among ``configs``) -> (name, cycles with the stored orders, with ``order`` for ``kind``).
     Beside the family's own kernels this covers those that read AES's orders file too: the size
-    objective's looped kernel (its pair segments), the FACE functions (fill, encrypt2 and for r2 the
+    objective's looped kernel (its pair segments), the speed drops' counter-mode loop (``ctr_pairs``, GCM's
+    bulk: the kernel XOR-fused), the FACE functions (fill, encrypt2 and for r2 the
     cached kernel and the s planes; the fill keeps 'fill:ark+sbox' when it has one) and, for
     'ark+sbox', Rijndael-256's kernels (its S-box segment is AES's). An S-box kind is priced with its
     own circuit (``kernel_circuit``): 'ark+sbox' moves the encrypt2 kernels as if bp115 were chosen."""
@@ -406,7 +418,7 @@ def _effect(fam: Family, kind: str, order, configs=None) -> list[tuple]:
     seen, out = set(), []
     for config in presets.all_presets() if configs is None else configs:
         try:
-            own = family(config) is fam and kind in kinds(config)
+            own = family(config) is fam and reads(config, kind, fam)
         except ConfigError:
             own = False
         if config.target not in aes_thumb2.CORES:
@@ -416,8 +428,9 @@ def _effect(fam: Family, kind: str, order, configs=None) -> list[tuple]:
         if own and (config.cipher, sliced, config.target, config.objective, config.spill) not in seen:
             seen.add((config.cipher, sliced, config.target, config.objective, config.spill))   # balanced: XOR-fused
             readers.append(lambda orders, config=config: {"": fam.compile(config, orders).cycles})
-        if fam is AES and (config.cipher, sliced, config.target, config.face, config.objective) not in seen:
-            seen.add((config.cipher, sliced, config.target, config.face, config.objective))
+        other = (config.cipher, sliced, config.target, config.face, config.objective, config.spill)
+        if fam is AES and other not in seen:
+            seen.add(other)
             readers += _readers_of_aes_orders(config, kind)
         for cycles in readers:      # each reads the live table, which `using` swaps
             old = cycles(fam.orders())
@@ -437,6 +450,10 @@ def _readers_of_aes_orders(config: Config, kind: str) -> list:
             config, dict(r256.ORDERS, **{kind: orders[kind]})).cycles}]
     if config.spec.family != "aes" or config.mode != "gcm":
         return []
+    if config.objective == "speed" and config.face == "off" and reads(config, kind, AES):   # GCM's bulk
+        from gen.kernels.aes import ctr_thumb2
+        return [lambda orders: {" ctr_pairs": ctr_thumb2.thumb2(
+            config.prefix, bits, config.slicing, config.target, config.seed, config.spill).pair_cycles}]
     if config.objective == "size" and config.face == "off":
         from gen.kernels.aes import compact_thumb2
         return [lambda orders: {" looped pair segments": compact_thumb2.thumb2(

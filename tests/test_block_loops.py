@@ -198,3 +198,27 @@ def test_end_pointer_computes_in_plus_step_n(step):
                 regs[ops[0]] = (val(ops[1]) + shifted) & 0xFFFFFFFF
         assert regs["r3"] == base + step * n, (step, ECB.end_pointer(step))
         assert all(t2.parse_mnemonic(ln) in ("add", "mov", "mla") for ln in ECB.end_pointer(step))
+
+
+def test_back_edge_skips_a_pointer_the_body_left_in_its_register():
+    """held_at_end: a pointer register the body never wrote, or last wrote by its own reload with
+    its home untouched since, still holds the pointer: the back edge does not reload it."""
+    from gen.isa import thumb2 as t2
+    from gen.kernels.thumb2_function import held_at_end, stepping_edge
+    fpu = {"r0": "s12", "r1": "s13", "r2": "s14", "r3": "s15"}
+    get = lambda r: t2.Insn("vmov", dst=r, srcs=(fpu[r],))
+    regs = ("r0", "r1", "r2", "r3")
+    body = [t2.ldr("r3", "r2", 0), t2.Insn("vmov", dst="r1", srcs=("s13",), note="reload"), t2.str_("r3", "r1", 0)]
+    assert held_at_end(body, get, regs) == {"r0", "r1", "r2"}
+    assert held_at_end(body + [t2.Insn("vmov", dst="s13", srcs=("r3",))], get, regs) == {"r0", "r2"}
+    assert held_at_end(body + [t2.Insn("eor", dst="r1", srcs=("r1", "r3"))], get, regs) == {"r0", "r2"}
+    assert held_at_end(body + [t2.Insn("vmov", dst="r1", srcs=("s12",))], get, regs) == {"r0", "r2"}
+    homes = {"r1": 48, "r2": 52, "r3": 56}
+    sget = lambda r: t2.ldr(r, "sp", homes[r])
+    sbody = [t2.ldr("r1", "sp", 48), t2.str_("r4", "sp", 40)]
+    assert held_at_end(sbody, sget, ("r1", "r2")) == {"r1", "r2"}
+    assert held_at_end(sbody + [t2.Insn("strd", srcs=("r4", "r5"), base="sp", offset=44)], sget, ("r1", "r2")) == {"r2"}
+    assert held_at_end(sbody + [t2.str_("r4", "sp", 52)], sget, ("r1", "r2")) == {"r1"}
+    edge, lines = stepping_edge(sget, lambda r: t2.str_(r, "sp", homes[r]), 32, "next", held={"r1"})
+    assert [i.text() for i in edge[:2]] == ["ldr    r2, [sp, #52]", "ldr    r3, [sp, #56]"]
+    assert not any(i.mnem == "ldr" and i.dst == "r1" for i in edge) and lines[-2:] == ["    cmp    r2, r3", "    blo    1b"]

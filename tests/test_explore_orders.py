@@ -165,16 +165,16 @@ def test_cpsat_finds_the_least_register_pressure_order_and_it_is_a_candidate():
 
 
 def test_write_orders_guard_sees_every_kernel_that_reads_the_aes_orders(monkeypatch):
-    """--write-orders refuses an order that makes any reader slower: besides the AES kernels, the
-    size objective's looped kernel, the FACE functions and Rijndael-256 (whose ark+sbox is AES's
-    unless its own orders file keeps one)."""
+    """--write-orders refuses an order that makes any reader slower: besides the AES kernels (a speed
+    drop's ECB loop and its counter-mode ctr_pairs), the size objective's looped kernel, the FACE
+    functions and Rijndael-256 (whose ark+sbox is AES's unless its own orders file keeps one)."""
     from gen.kernels.rijndael256 import thumb2 as r256
     configs = [presets.preset(n) for n in ("aes128gcm-m4-ffs", "aes128gcm-m4-size", "aes128gcm-m4-ffs-face-r2",
                                            "rijndael256ecb-m4")]
     stored = EO.effect(EO.AES, "ark+sbox", aes_thumb2.ORDERS["ark+sbox"], configs=configs)
     names = [name for name, _, _ in stored]
     r256_reads_aes = "ark+sbox" not in r256.OWN_ORDERS
-    assert names == ["aes128gcm-m4-ffs", "aes128gcm-m4-size looped pair segments",
+    assert names == ["aes128gcm-m4-ffs", "aes128gcm-m4-ffs ctr_pairs", "aes128gcm-m4-size looped pair segments",
                      "aes128gcm-m4-ffs-face-r2 face_fill", "aes128gcm-m4-ffs-face-r2 face_encrypt2",
                      "aes128gcm-m4-ffs-face-r2 face_encrypt2c", "aes128gcm-m4-ffs-face-r2 face_sv"] + \
         ["rijndael256ecb-m4 (AES's ark+sbox)"] * r256_reads_aes
@@ -184,7 +184,7 @@ def test_write_orders_guard_sees_every_kernel_that_reads_the_aes_orders(monkeypa
     # nor the looped kernel, which keeps 'loop:ark+sbox'; that kind moves the looped kernel only
     fill = aes_thumb2.ORDERS["fill:ark+sbox"]
     other = dict((name, (old, new)) for name, old, new in EO.effect(EO.AES, "ark+sbox", fill, configs=configs))
-    for name in ["aes128gcm-m4-ffs"] + ["rijndael256ecb-m4 (AES's ark+sbox)"] * r256_reads_aes:
+    for name in ["aes128gcm-m4-ffs", "aes128gcm-m4-ffs ctr_pairs"] + ["rijndael256ecb-m4 (AES's ark+sbox)"] * r256_reads_aes:
         assert other[name][0] != other[name][1], name
     for name in ("aes128gcm-m4-ffs-face-r2 face_fill", "aes128gcm-m4-size looped pair segments"):
         assert other[name][0] == other[name][1], name
@@ -246,3 +246,38 @@ def test_the_looped_kernel_reads_its_own_ark_sbox_order():
     unrolled = aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4").cycles
     with EO.using(EO.AES, "loop:ark+sbox", other):
         assert aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4").cycles == unrolled
+
+
+def test_the_fpu_kernels_read_their_own_orders(monkeypatch):
+    """A spill = "fpu" configuration's kinds are 'fpu:KIND': its kernels (ECB loop and XOR-fused)
+    read that order where the orders file has one, KIND's until then; the stack kernels never
+    read it, and the --write-orders guard prices each kind on the kernels that read it."""
+    m4f, m4 = presets.preset("aes128gcm-m4f-ffs"), presets.preset(PRESET)
+    mine = aes_thumb2.sbox_kind(aes_thumb2.CIRCUIT)
+    fpu = aes_thumb2.FPU_PREFIX + mine
+    assert all(k.startswith(aes_thumb2.FPU_PREFIX) for k in EO.kinds(m4f)) and fpu in EO.kinds(m4f)
+    assert EO.default_kind(m4f) == fpu and fpu not in EO.kinds(m4)
+    assert EO.stored(fpu) == tuple(aes_thumb2.ORDERS.get(fpu, EO.stored(mine)))
+    stored = EO.stored(fpu)
+    other = tuple(range(len(stored)))               # program order: topological, far from the stored one
+    assert other != stored
+
+    def code(spill, xor=False):
+        return [i.text() for i in aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4", m4f.seed, spill=spill,
+                                                              xor=xor, fpu_homes=spill == "fpu").insns]
+    base = {(s, x): code(s, x) for s in ("stack", "fpu") for x in (False, True)}
+    with EO.using(EO.AES, fpu, stored):             # the fpu kernels' own order from now on
+        with EO.using(EO.AES, fpu, other):
+            assert code("fpu") != base["fpu", False] and code("fpu", True) != base["fpu", True]
+            assert code("stack") == base["stack", False] and code("stack", True) == base["stack", True]
+        with EO.using(EO.AES, mine, other):
+            assert code("fpu") == base["fpu", False]
+        guarded = [n for n, _, _ in EO.effect(EO.AES, mine, other, configs=[m4, m4f])]
+        assert guarded == [PRESET, PRESET + " ctr_pairs"]
+    assert [n for n, _, _ in EO.effect(EO.AES, fpu, other, configs=[m4, m4f])] == \
+        ["aes128gcm-m4f-ffs", "aes128gcm-m4f-ffs ctr_pairs"]
+    # without an order of their own, the fpu kernels read (and guard) the stack kernels' order
+    monkeypatch.setattr(aes_thumb2, "ORDERS", {k: v for k, v in aes_thumb2.ORDERS.items() if k != fpu})
+    assert EO.stored(fpu) == EO.stored(mine)
+    assert [n for n, _, _ in EO.effect(EO.AES, mine, other, configs=[m4, m4f])] == \
+        [PRESET, PRESET + " ctr_pairs", "aes128gcm-m4f-ffs", "aes128gcm-m4f-ffs ctr_pairs"]

@@ -160,7 +160,8 @@ def test_spill_option_round_trips_and_leaves_other_hashes_alone():
 
 def test_explore_scores_and_guards_the_fpu_kernel_as_built():
     """`slicegen explore` on a spill = fpu preset scores the FPU kernel, and the --write-orders
-    guard prices it beside the stack kernel of the same cipher (not deduplicated away)."""
+    guard prices it beside the stack kernel of the same cipher (not deduplicated away), under the
+    S-box kind it reads (its own 'fpu:' order, or the stack kernels' before it has one)."""
     from gen import explore, explore_orders as EO, presets
     from gen.kernels.aes import ecb_thumb2
     fpu, stack = presets.preset("aes128gcm-m4f-ffs"), presets.preset("aes128gcm-m4-ffs")
@@ -168,8 +169,11 @@ def test_explore_scores_and_guards_the_fpu_kernel_as_built():
     assert line["parts"]["total"] == line["cycles"]          # the split of a loop step adds up
     assert line["cycles"] == ecb_thumb2.compile_loop(128, "ffs", "cortex-m4", spill="fpu").cycles
     assert line["parts"]["reloads"] < explore.score(stack, 0)["parts"]["reloads"]
-    kind = aes_thumb2.sbox_kind(aes_thumb2.CIRCUIT)
-    rows = EO.effect(EO.AES, kind, aes_thumb2.ORDERS[kind], configs=[stack, fpu])
+    kind = aes_thumb2.sbox_kind(aes_thumb2.CIRCUIT)      # the stack kernel's S-box kind; the FPU
+    own = EO.default_kind(fpu)                            # kernel's is its own 'fpu:' one
+    assert own == aes_thumb2.FPU_PREFIX + kind
+    rows = (EO.effect(EO.AES, kind, aes_thumb2.ORDERS[kind], configs=[stack, fpu])
+            + EO.effect(EO.AES, own, EO.stored(own), configs=[stack, fpu]))
     names = {name: (old, new) for name, old, new in rows}
     assert names["aes128gcm-m4f-ffs"][0] == line["cycles"] and names["aes128gcm-m4-ffs"][0] > line["cycles"]
     assert all(old == new for old, new in names.values())     # the stored order against itself

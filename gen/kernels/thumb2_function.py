@@ -274,14 +274,47 @@ def entered_loop_lines(one: str, loop: str, what: str, insns: list, entry: list,
                                    *loop_lines(insns, edge_lines), f".size {loop}, .-{loop}"])
 
 
-def stepping_edge(get, put, step_bytes: int, note: str, reload=(), pair_store: int | None = None) -> tuple:
+def _same_move(a: t2.Insn, b: t2.Insn) -> bool:
+    """The same register move or load (notes and symbolic slots aside)."""
+    key = lambda i: (i.mnem, i.dst, i.srcs, i.base, i.offset)
+    return key(a) == key(b)
+
+
+def _writes_home(i: t2.Insn, home: t2.Insn) -> bool:
+    """Whether ``i`` may write the home that ``home`` (a reload) reads: its FPU register, or its
+    stack word (any store to sp that covers it)."""
+    if home.base is None:
+        return bool(set(home.srcs) & i.writes())
+    if i.base != "sp" or not i.mnem.startswith(("str", "stm")):
+        return False
+    words = 2 if i.mnem == "strd" else len(i.regs) if i.mnem == "stm" else 1
+    return i.offset is None or i.offset <= home.offset < i.offset + 4 * words
+
+
+def held_at_end(body: list, get, regs) -> frozenset:
+    """Registers of ``regs`` (argument registers, each holding its pointer where ``body`` starts)
+    that hold it again where it ends: never written, or last written by their own reload
+    (``get``), and their home not written since.  A back edge need not reload those."""
+    held = {r: True for r in regs}
+    for i in body:
+        for r in regs:
+            if r in i.writes():
+                held[r] = _same_move(i, get(r))
+            elif held[r] and _writes_home(i, get(r)):
+                held[r] = False
+    return frozenset(r for r, ok in held.items() if ok)
+
+
+def stepping_edge(get, put, step_bytes: int, note: str, reload=(), pair_store: int | None = None,
+                  held=frozenset()) -> tuple:
     """The back edge of a loop over in (r2) up to a bound (r3), writing out (r1), as (instructions,
     printed lines): in, the bound and out reloaded by ``get`` (argument register -> instruction),
     then the registers in ``reload``, in and out advanced by ``step_bytes`` and stored back, with
     one STRD at ``pair_store`` (out's home; in's is the word above) or by ``put``, then
-    ``cmp r2, r3; blo 1b``.  The instructions leave out the compare and the branch."""
+    ``cmp r2, r3; blo 1b``.  A register in ``held`` (``held_at_end``: the body left its pointer in
+    it) is not reloaded.  The instructions leave out the compare and the branch."""
     add = lambda r: t2.Insn("add", dst=r, srcs=(r,), imm=step_bytes)
-    edge = [get("r2"), get("r3"), get("r1"), *(get(r) for r in reload), add("r2"), add("r1")]
+    edge = [get(r) for r in ("r2", "r3", "r1", *reload) if r not in held] + [add("r2"), add("r1")]
     edge += ([t2.Insn("strd", srcs=("r1", "r2"), base="sp", offset=pair_store)] if pair_store is not None
              else [put("r1"), put("r2")])
     return edge, [f"    {i.text()}    @ {note}" for i in edge] + ["    cmp    r2, r3", "    blo    1b"]

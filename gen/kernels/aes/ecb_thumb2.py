@@ -31,7 +31,8 @@ from gen.isa import thumb2 as t2
 from gen.kernels.aes import fixsliced as AF
 from gen.kernels.aes import keyschedule as aes_keyschedule
 from gen.kernels.aes import thumb2 as A
-from gen.kernels.thumb2_function import entered_loop_lines, loop_figures, split_frame, stepping_edge
+from gen.kernels.thumb2_function import (entered_loop_lines, held_at_end, loop_figures, split_frame,
+                                        stepping_edge)
 
 
 @dataclass
@@ -47,25 +48,34 @@ class AesCode:
 END = "    add    r3, r2, r3, lsl #5    @ r3 = in + 32 n, the end of the input"
 
 
-def back_edge(frame: int, fpu_homes: bool = False) -> tuple[list, list]:
+def back_edge(frame: int, fpu_homes: bool = False, body=()) -> tuple[list, list]:
     """The back edge as (instructions, printed lines): in, the input's end, out and rk reloaded
     from their homes (r3's home, in PUSHED_XOR's place for msg, holds the end: ``END``), in and out
     advanced by 32 and stored back (on the stack one STRD: their homes are adjacent), then
     ``cmp r2, r3; blo 1b`` (the last pair also steps the homes, which nothing reads again).  The
     body finds rk in r0 and in in r2, as at the first pair; out it writes before it reads (it
     reloads it from the home).  ``fpu_homes``: the homes are s12-s15 (A.FPU_HOME), every move a
-    1-cycle VMOV.  The instructions leave out the compare and the branch."""
+    1-cycle VMOV.  A pointer the ``body`` left in its register (out, reloaded for the last
+    stores: thumb2_function.held_at_end) is not reloaded.  The instructions leave out the compare
+    and the branch."""
     get, put = A.home_moves(frame, fpu_homes)
     out_home = None if fpu_homes else get("r1").offset
     assert fpu_homes or get("r2").offset == out_home + 4
-    return stepping_edge(get, put, 32, "next pair", reload=("r0",), pair_store=out_home)
+    return stepping_edge(get, put, 32, "next pair", reload=("r0",), pair_store=out_home,
+                         held=held_at_end(body, get, ("r0", "r1", "r2", "r3")))
+
+
+def loop_edge(c: A.Compiled) -> tuple[list, list]:
+    """``back_edge`` of the compiled kernel ``c``."""
+    start, end, frame = split_frame(c.insns)
+    return back_edge(frame, c.fpu_homes, c.insns[start:end])
 
 
 def figures(c: A.Compiled, core: str) -> tuple[int, int]:
     """(loop step, aes_encrypt2 call) in modelled cycles, priced as the emulator's cycle model
     prices the executed instructions (pair terms across the body's end included): the loop's
     (thumb2_function.loop_figures) with, for the call, ``movs r3, #1`` and ``END`` before the push."""
-    step, once = loop_figures(c.insns, back_edge(split_frame(c.insns)[2], c.fpu_homes)[0], core)
+    step, once = loop_figures(c.insns, loop_edge(c)[0], core)
     return step, 2 * T.issue_cycles("alu", core) + once
 
 
@@ -125,7 +135,7 @@ def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0, sp
     ks_head = (f"/* AES-{keybits} key schedule -> fixsliced ({slicing}) round keys, {nr + 1} x 8 words; "
                f"C printed from the IR of gen/kernels/aes/keyschedule.py (bitsliced SubWord, "
                f"no table, no key-dependent index or branch). */\n")
-    edge = back_edge(split_frame(c.insns)[2], c.fpu_homes)[1]
+    edge = loop_edge(c)[1]
     pairs, one = f"{prefix}_aes_encrypt_pairs", f"{prefix}_aes_encrypt2"
     lines = entered_loop_lines(one, pairs, "pair", c.insns, [END], edge)
     loop, call = figures(c, core)

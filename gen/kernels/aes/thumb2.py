@@ -51,7 +51,9 @@ LDR/STR, not for LDRD/LDM); ``in`` is read completely before ``out`` is written 
 allowed).  No instruction of the kernel is outside ARMv7-M, so the same code runs on M3 and M4.
 With ``spill="fpu"`` (``[schedule] spill``, Cortex-M4F only) step 3's spill stores and reloads
 become VMOVs to and from s0-s15 before step 4 (gen/isa/thumb2.fpu_slots), so steps 5-6 find no
-stack slot to pair and the frame holds only the pushed registers.
+stack slot to pair and the frame holds only the pushed registers. Such a kernel reads an
+order of its own where the orders file has one, 'fpu:KIND' before 'KIND' (``spill_orders``):
+a VMOV costs 1 cycle where a reload costs 1-2 and a store 2, so the best order differs.
 """
 from __future__ import annotations
 
@@ -97,6 +99,28 @@ def using_circuit(circuit: str):
         yield
     finally:
         CIRCUIT = old
+
+
+#: orders-key prefix of the spill = "fpu" kernels' own orders ('fpu:ark+sbox@bpc113')
+FPU_PREFIX = "fpu:"
+
+
+def spill_orders(orders: dict, spill: str) -> dict:
+    """The orders a kernel spilling to ``spill`` reads: with "fpu", every 'fpu:KIND' in
+    ``orders`` stands for KIND (a kind without one keeps the stack kernels' order)."""
+    if spill != "fpu":
+        return orders
+    n = len(FPU_PREFIX)
+    return dict(orders, **{k[n:]: v for k, v in orders.items() if k.startswith(FPU_PREFIX)})
+
+
+def variant_base(kind: str) -> str:
+    """The kind of ops under an orders key: 'loop:' (the looped kernel's) and 'fpu:' (the spill =
+    "fpu" kernels') name their own order of the same segment."""
+    for prefix in ("loop:", FPU_PREFIX):
+        if kind.startswith(prefix):
+            return kind[len(prefix):]
+    return kind
 
 
 def kind_circuit(kind: str) -> tuple[str, str]:
@@ -353,6 +377,7 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
         raise ValueError("compile_encrypt2: the XOR-fused kernel has no count register (r3 is msg)")
     circuit = CIRCUIT if circuit is None else circuit
     bases, pushed = (BASES_XOR, PUSHED_XOR) if xor else (BASES, PUSHED_XOR if count else PUSHED)
+    orders = spill_orders(ORDERS if orders is None else orders, spill)
     seg = build(keybits, slicing, orders, ark_in_sbox=True, xor=xor, circuit=circuit)
     order = listsched.schedule(seg.program, seed, "pressure", segments=seg.segment, rank=seg.rank)
     alloc = regalloc.allocate(seg.program, order, bases, seed=seed, **ALLOC_POLICY)
@@ -390,8 +415,7 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
 def segment_program(kind: str) -> Program:
     """One segment alone: its 8 inputs loaded first (as if left in registers by the segment
     before), its 8 results stored last (as if handed to the next)."""
-    kind = kind[5:] if kind.startswith("loop:") else kind     # the looped kernel's own order: the same ops
-    kind, circuit = kind_circuit(kind)
+    kind, circuit = kind_circuit(variant_base(kind))     # 'loop:', 'fpu:': own orders of the same ops
     b = Builder(kind, is_imm=t2.is_imm)
     b.declare("in", 8, "r")
     b.declare("rk", 16, "r", constant=True)
