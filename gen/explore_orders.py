@@ -390,11 +390,13 @@ def write_orders(fam: Family, kind: str | None, order, command: str, what: str, 
                  circuit: str | None = None) -> Path:
     """The family's orders file (or ``path``) with ``order`` for ``kind`` (none: ``kind`` None), its
     other kinds as stored, ``circuit`` as its CIRCUIT (default: as stored), ``command  # what``
-    added to its HISTORY."""
+    added to its HISTORY.  A kind without an order of its own whose winner is the order it already
+    reads (``stored``: an 'fpu:' or 'loop:' kind reads its base kind's) gets no entry: the run
+    changed nothing but HISTORY."""
     path = fam.path if path is None else path
     orders = fam.orders()
     found = {k: orders[k] for k in fam.own()}
-    if kind is not None:
+    if kind is not None and (kind in found or tuple(order) != stored(kind, fam)):
         found[kind] = tuple(order)
     path.write_text(orders_text(fam, found, history(path) + (f"{command}  # {what}",), circuit))
     return path

@@ -43,6 +43,13 @@ def test_write_orders_is_the_same_file_for_the_same_command(tmp_path):
     n_ops = len(aes_thumb2.segment_program(KIND).ops) - 16
     assert all(sorted(line["order"]) == list(range(n_ops)) for line in lines)
     assert lines[0]["order"] == list(EO.stored(KIND))
+    # a variant kind ('fpu:', 'loop:') whose winner is the order it already reads gets no entry
+    variant = aes_thumb2.FPU_PREFIX + KIND
+    assert variant not in aes_thumb2.ORDERS
+    same = EO.write_orders(EO.AES, variant, EO.stored(variant), "third", "no change", tmp_path / "orders3.py")
+    assert variant not in load(same)["ORDERS"] and load(same)["HISTORY"] == ("third  # no change",)
+    other = tuple(reversed(EO.stored(variant)))       # any other order (not topological: only the file)
+    assert load(EO.write_orders(EO.AES, variant, other, "fourth", "x", same))["ORDERS"][variant] == other
 
 
 def test_a_kernel_that_computes_something_else_is_caught_in_unicorn():
