@@ -57,13 +57,10 @@ def back_edge(fn: TF.Function, block_bytes: int) -> tuple[list, list]:
     homes = fn.arg_homes
     if not {"r1", "r2", "r3"} <= set(homes):
         raise ValueError(f"{fn.name}: out, cb and in must be homed ({sorted(homes)})")
-    start, end, _ = TF.split_frame(fn.insns)
-    need = TF.live_in(fn.insns[start:end])
-    get = lambda r: t2.ldr(r, "sp", homes[r])
-    put = lambda r: t2.str_(r, "sp", homes[r])
+    get, put = TF.home_moves(fn)
     step = lambda r: t2.Insn("add", dst=r, srcs=(r,), imm=block_bytes)
     ctr = block_bytes - 4
-    edge = [get("r2"), get("r3"), get("r1")] + ([get("r0")] if "r0" in need and "r0" in homes else [])
+    edge = [get("r2"), get("r3"), get("r1")] + ([get("r0")] if "r0" in TF.homed_live_in(fn) else [])
     edge += [t2.ldr("r12", "r2", ctr), t2.Insn("rev", dst="r12", srcs=("r12",)),
              t2.Insn("add", dst="r12", srcs=("r12",), imm=1), t2.Insn("rev", dst="r12", srcs=("r12",)),
              t2.str_("r12", "r2", ctr), step("r3"), step("r1"), put("r1"), put("r3"),

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from gen.cores import timing as T
 from gen.isa import thumb2 as t2
-from gen.kernels.thumb2_function import (Function, entered_loop_lines, held_at_end, live_in, loop_figures,
-                                          split_frame, stepping_edge)
+from gen.kernels.thumb2_function import (Function, entered_loop_lines, held_at_end, home_moves, homed_live_in,
+                                          loop_figures, split_frame, stepping_edge)
 
 def end_pointer(step_bytes: int) -> list[str]:
     """r3 = r2 + step_bytes * r3 (the input's end) without a scratch register: one ADD with a
@@ -58,9 +58,9 @@ def back_edge(fn: Function, step_bytes: int) -> tuple[list, list]:
     if not {"r1", "r2", "r3"} <= set(homes):
         raise ValueError(f"{fn.name}: not compiled with count and homed in/out pointers ({sorted(homes)})")
     start, end, _ = split_frame(fn.insns)
-    rk = ("r0",) if "r0" in live_in(fn.insns[start:end]) and "r0" in homes else ()
-    get = lambda r: t2.ldr(r, "sp", homes[r])
-    return stepping_edge(get, lambda r: t2.str_(r, "sp", homes[r]), step_bytes, "next step", reload=rk,
+    rk = ("r0",) if "r0" in homed_live_in(fn) else ()
+    get, put = home_moves(fn)
+    return stepping_edge(get, put, step_bytes, "next step", reload=rk,
                          pair_store=homes["r1"] if homes["r2"] == homes["r1"] + 4 else None,
                          held=held_at_end(fn.insns[start:end], get, ("r1", "r2", "r3") + rk))
 

@@ -295,12 +295,13 @@ def held_at_end(body: list, get, regs) -> frozenset:
     """Registers of ``regs`` (argument registers, each holding its pointer where ``body`` starts)
     that hold it again where it ends: never written, or last written by their own reload
     (``get``), and their home not written since.  A back edge need not reload those."""
+    reload = {r: get(r) for r in regs}
     held = {r: True for r in regs}
     for i in body:
-        for r in regs:
+        for r, home in reload.items():
             if r in i.writes():
-                held[r] = _same_move(i, get(r))
-            elif held[r] and _writes_home(i, get(r)):
+                held[r] = _same_move(i, home)
+            elif held[r] and _writes_home(i, home):
                 held[r] = False
     return frozenset(r for r, ok in held.items() if ok)
 
@@ -318,6 +319,21 @@ def stepping_edge(get, put, step_bytes: int, note: str, reload=(), pair_store: i
     edge += ([t2.Insn("strd", srcs=("r1", "r2"), base="sp", offset=pair_store)] if pair_store is not None
              else [put("r1"), put("r2")])
     return edge, [f"    {i.text()}    @ {note}" for i in edge] + ["    cmp    r2, r3", "    blo    1b"]
+
+
+def home_moves(fn: Function) -> tuple:
+    """(get, put) of a function made here: for a pushed argument register, the LDR that reloads it
+    from its home and the STR that stores it back (``Function.arg_homes``); what a back edge of
+    gen/kernels/block_ecb_thumb2.py or block_ctr_thumb2.py is made of."""
+    homes = fn.arg_homes
+    return (lambda r: t2.ldr(r, "sp", homes[r])), (lambda r: t2.str_(r, "sp", homes[r]))
+
+
+def homed_live_in(fn: Function) -> frozenset:
+    """Argument registers with a home that the body reads before it writes them: a back edge must
+    reload those (rk, when it is not pinned and the body's first use comes before any write)."""
+    start, end, _ = split_frame(fn.insns)
+    return live_in(fn.insns[start:end]) & frozenset(fn.arg_homes)
 
 
 def live_in(body: list) -> frozenset:
