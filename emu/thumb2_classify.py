@@ -50,7 +50,7 @@ def classify_capstone(insn) -> T.Insn:
     if m == "it":
         cls, it_pred = "it", False
     if cls in ("ldm", "stm", "ldm_pc"):
-        if m in ("push", "pop"):
+        if m in ("push", "pop", "vpush", "vpop"):
             addr.add("sp")
             n = len(reg_ops)
         else:

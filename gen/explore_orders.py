@@ -32,6 +32,7 @@ from gen.config import Config
 from gen.errors import ConfigError
 from gen.ir import Program
 from gen.kernels.aes import ecb_thumb2 as aes_ecb_thumb2, thumb2 as aes_thumb2
+from gen.kernels.thumb2_function import IN_AGAIN
 from gen.kernels.aes.breakdown import breakdown, describe
 from gen.explore_cpsat import REGISTERS
 
@@ -261,7 +262,8 @@ def compiled(config: Config, kind: str, order):
 
 def runs_like_the_ir(config: Config, c, cases: int = 2, seed: int = 1) -> bool:
     """The kernel (rk, out, in), or (rk, out, in, msg) XOR-fused, or the looped (rk, out, cb, in, n)
-    for one pair, assembled and run in Unicorn on the configuration's core, on random blocks,
+    for one pair, or the ECB loop's out-stepped kernel (rk, out, in - out, out + 32: what its entry
+    leaves in r0-r3, gen/kernels/thumb2_function.out_stepped), assembled and run in Unicorn on the configuration's core, on random blocks,
     messages and round keys: the same out words as its IR program (gen.ir.run)."""
     from emu import layout, toolchain
     from emu.machine import Machine
@@ -286,6 +288,8 @@ def runs_like_the_ir(config: Config, c, cases: int = 2, seed: int = 1) -> bool:
             mems["msg"] = [rng.getrandbits(32) for _ in range(prog.mems["msg"][0])]
             msg = m.alloc(4 * len(mems["msg"]), b"".join(w.to_bytes(4, "little") for w in mems["msg"]))
             args = (rkp, dst, src, msg, 1) if c.insns is None else (rkp, dst, src, msg)
+        elif c.insns is not None and IN_AGAIN in c.insns:   # the ECB loop's kernel, out-stepped:
+            args = (rkp, dst, (src - dst) & 0xFFFFFFFF, dst + 32)   # entered as its ENTRY leaves r2, r3
         else:
             args = (rkp, dst, src)
         m.call(layout.FLASH_BASE, *args)

@@ -222,3 +222,71 @@ def test_back_edge_skips_a_pointer_the_body_left_in_its_register():
     edge, lines = stepping_edge(sget, lambda r: t2.str_(r, "sp", homes[r]), 32, "next", held={"r1"})
     assert [i.text() for i in edge[:2]] == ["ldr    r2, [sp, #52]", "ldr    r3, [sp, #56]"]
     assert not any(i.mnem == "ldr" and i.dst == "r1" for i in edge) and lines[-2:] == ["    cmp    r2, r3", "    blo    1b"]
+
+
+def test_post_indexed_out_steps_out_with_its_word_0_store_or_not_at_all():
+    """thumb2_function.post_indexed_out: the store of out's word 0 becomes ``str rX, [rO], #32``
+    and the stores after it keep their addresses (offset - 32); when something after it writes
+    or reads rO, or stores through another register, or no store is at word 0, nothing changes."""
+    from gen.isa import thumb2 as t2
+    from gen.kernels.thumb2_function import post_indexed_out
+    reload = t2.Insn("vmov", dst="r1", srcs=("s13",), note="reload out pointer")
+    body = [t2.ldr("r4", "r2", 0), t2.ldr("r5", "r2", 4), reload,
+            t2.str_("r4", "r1", 4), t2.str_("r5", "r1", 0), t2.Insn("eor", dst="r4", srcs=("r4", "r5")),
+            t2.str_("r4", "r1", 8)]
+    stepped, reg = post_indexed_out(body, 32)
+    assert reg == "r1"
+    assert [i.text() for i in stepped[3:]] == ["str    r4, [r1, #4]", "str    r5, [r1], #32",
+                                               "eors   r4, r4, r5", "str    r4, [r1, #-24]"]
+    regs, mem = {"r1": 0x400, "r2": 0x300, "s13": 0x400}, {0x300: 7, 0x304: 9}
+    t2.execute(stepped, regs, mem)
+    assert regs["r1"] == 0x420 and (mem[0x400], mem[0x404], mem[0x408]) == (9, 7, 7 ^ 9)
+    for tail in ([t2.Insn("add", dst="r1", srcs=("r1",), imm=4)], [t2.Insn("eor", dst="r4", srcs=("r4", "r1"))],
+                 [t2.str_("r4", "r6", 12)], [t2.str_("r1", "r1", 12)]):
+        assert post_indexed_out(body + tail, 32) == (body + tail, None)
+    no_word0 = body[:4] + body[5:]
+    assert post_indexed_out(no_word0, 32) == (no_word0, None)
+
+
+@pytest.mark.parametrize("core,spill", [("cortex-m4", "fpu"), ("cortex-m3", "stack")])
+def test_aes_ecb_loop_runs_out_stepped_on_the_instruction_model(core, spill):
+    """The AES ECB loop (gen/kernels/aes/ecb_thumb2.py) run pair after pair on gen.isa.thumb2.execute:
+    ENTRY (the output's end, in - out), the prologue (in again, round keys into s16-s31 on the
+    M4F), the body with its post-indexed store, the back edge (in = out + (in - out), compare on
+    out): three pairs give the IR's output, apart and in place, and every register the prologue
+    saved (r4-r11, s16-s31) is back at the end."""
+    from gen import ir
+    from gen.isa import thumb2 as t2
+    from gen.kernels.aes import ecb_thumb2, fixsliced as AF
+    from gen.kernels.thumb2_function import split_frame
+    c = ecb_thumb2.compile_kernel(128, "ffs", core, 0, spill)
+    start, end, _ = split_frame(c.insns)
+    edge, lines = ecb_thumb2.loop_edge(c)
+    out_reg = lines[-2].split()[1].rstrip(",")
+    assert lines[-2].split()[2] == "r3" and lines[-1].split() == ["blo", "1b"]
+    assert sum(i.post is not None for i in c.insns) == 1
+    rng = random.Random(3)
+    prog = AF.encrypt2_ir(128, "ffs")
+    rk = [rng.getrandbits(32) for _ in range(88)]
+    blocks = [[rng.getrandbits(32) for _ in range(8)] for _ in range(3)]
+    want = [w for b in blocks for w in ir.run(prog, {"in": b, "rk": rk})["out"]]
+    RK, SP = 0x1000, 0x8000
+    for IN, OUT in ((0x3000, 0x5000), (0x3000, 0x3000)):
+        mem = {RK + 4 * k: w for k, w in enumerate(rk)}
+        mem.update({IN + 4 * k: w for k, w in enumerate(sum(blocks, []))})
+        saved = {**{f"r{k}": 0x100 + k for k in range(4, 12)}, **{f"s{k}": 0x200 + k for k in range(16, 32)}}
+        regs = {f"r{k}": 0 for k in range(13)} | saved
+        regs.update(r0=RK, r1=OUT, r2=IN, r3=3, sp=SP, lr=0xDEAD, pc=0)
+        regs["r3"] = regs["r1"] + 32 * regs["r3"]            # ENTRY: add r3, r1, r3, lsl #5
+        regs["r2"] = regs["r2"] - regs["r1"]                  # ENTRY: sub r2, r2, r1
+        t2.execute(c.insns[:start], regs, mem)
+        steps = 0
+        while True:
+            t2.execute(c.insns[start:end] + edge, regs, mem)
+            steps += 1
+            if not regs[out_reg] < regs["r3"]:
+                break
+        t2.execute(c.insns[end:], regs, mem)
+        assert steps == 3 and regs["sp"] == SP and regs["pc"] == 0xDEAD
+        assert [mem[OUT + 4 * k] for k in range(24)] == want
+        assert {r: regs[r] for r in saved if r in regs} == saved

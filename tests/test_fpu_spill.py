@@ -201,3 +201,52 @@ def test_fpu_drop_loop_figures_match_emulation(tmp_path):
     _, stream = h.gctr(iv, 16 + 3 * 32)               # start(), then three keystream2 pairs
     enc = Cipher(algorithms.AES(h.key), modes.CTR(iv + (2).to_bytes(4, "big"))).encryptor()
     assert stream == enc.update(bytes(16 + 3 * 32))
+
+
+def test_fpu_round_keys_are_vmovs_that_need_no_rk_pointer():
+    """``fpu_rk`` (the M4F loops' rounds 1-2, aes_thumb2.FPU_RK_ROUNDS): the prologue saves s16-s31
+    (VPUSH) and fills them from rk + 32 by one VLDM, the epilogue restores them (VPOP); no LDR in
+    the body reads those 16 round-key words, each is a VMOV from its register, fewer rk pointer
+    reloads are needed and the loop step is cheaper; the whole function, run on the instruction
+    model, still gives the IR's output and leaves s16-s31 as it found them. Bad round lists are
+    refused."""
+    import random as _random
+    from gen import ir
+    from gen.kernels.aes import ecb_thumb2, fixsliced as AF
+    from gen.kernels.thumb2_function import split_frame
+    kw = dict(spill="fpu", count=True, fpu_homes=True)
+    plain = aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4", **kw)
+    c = aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4", fpu_rk=(1, 2), **kw)
+    start, end, _ = split_frame(c.insns)
+    assert [i.text().split("@")[0].strip() for i in c.insns[:2]] == ["push   {r4, r5, r6, r7, r8, r9, r10, r11, lr}",
+                                                                     "vpush  {s16-s31}"]
+    assert [i.text().split("@")[0].strip() for i in c.insns[start - 2:start]] == ["add    r12, r0, #32",
+                                                                                 "vldm   r12, {s16-s31}"]
+    assert [i.mnem for i in c.insns[end:]] == ["add", "vpop", "pop"] and c.stack_bytes == plain.stack_bytes + 64
+    body = c.insns[start:end]
+    pstart, pend, _ = split_frame(plain.insns)
+    memory_loads = lambda insns: sum(1 for i in insns if i.mnem == "ldr" and i.base != "sp")
+    assert plain.remats == 0 and memory_loads(body) == memory_loads(plain.insns[pstart:pend]) - 16
+    fpu_reads = {i.srcs[0] for i in body if i.mnem == "vmov" and i.srcs[0] in {f"s{k}" for k in range(16, 32)}}
+    assert fpu_reads == {f"s{k}" for k in range(16, 32)}
+    assert not any(i.writes() & fpu_reads for i in body)
+    assert c.base_reloads < plain.base_reloads
+    step = lambda x: ecb_thumb2.figures(ecb_thumb2.compile_kernel(128, "ffs", "cortex-m4", 0, "fpu", fpu_rk=x), "cortex-m4")[0]
+    assert step((1, 2)) < step(())
+    rng = _random.Random(5)
+    rk = [rng.getrandbits(32) for _ in range(88)]
+    inw = [rng.getrandbits(32) for _ in range(8)]
+    want = ir.run(AF.encrypt2_ir(128, "ffs"), {"in": inw, "rk": rk})["out"]
+    RK, IN, OUT, SP = 0x1000, 0x3000, 0x4000, 0x8000
+    mem = {RK + 4 * k: w for k, w in enumerate(rk)} | {IN + 4 * k: w for k, w in enumerate(inw)}
+    saved = {f"s{k}": 0x5000 + k for k in range(16, 32)}
+    regs = {f"r{k}": 0 for k in range(13)} | saved
+    regs.update(r0=RK, r1=OUT, r2=IN, r3=IN + 32, sp=SP, lr=0, pc=0)
+    t2.execute(c.insns, regs, mem)
+    assert [mem[OUT + 4 * k] for k in range(8)] == want and regs["sp"] == SP
+    assert {r: regs[r] for r in saved} == saved
+    for bad in [(1, 3), (0, 1, 2), (10, 11), (-1, 0)]:
+        with pytest.raises(ValueError, match="fpu_rk"):
+            aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4", fpu_rk=bad, **kw)
+    with pytest.raises(ValueError, match="fpu_rk needs fpu_homes"):
+        aes_thumb2.compile_encrypt2(128, "ffs", "cortex-m4", spill="fpu", fpu_rk=(1, 2))

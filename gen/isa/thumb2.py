@@ -39,6 +39,8 @@ SHIFTS = ("lsl", "lsr", "ror", "asr")             # dst = a SHIFT #imm
 MEMORY = ("ldr", "str")
 KNOWN = LOGIC + MOVES + SHIFTS + MEMORY + ("strd", "movw", "movt", "add", "sub", "push", "pop", "bx",
                                            "mul", "umull", "umlal", "rbit", "rev", "nop")
+#: FPU register lists (Cortex-M4F): ``vpush``/``vpop`` {sN-sM}, ``vldm rB, {sN-sM}``
+FPU_LISTS = ("vpush", "vpop", "vldm")
 #: instructions without a memory side (``access`` 'none'): a single load/store may cross them
 NO_MEMORY = frozenset(LOGIC + MOVES + SHIFTS + ("movw", "movt", "add", "sub", "mul", "umull", "umlal",
                                                 "rbit", "rev", "nop", "vmov"))
@@ -81,6 +83,8 @@ class Insn:
     base, offset, slot   memory operand of ldr/str: [base, #offset]; slot = symbolic stack slot
     regs   register list of push/pop
     note   a comment printed after the instruction
+    post   ldr/str post-indexed: the access is at [base] (offset 0) and base += post after it
+           (``ldr rX, [rB], #post``: the same cycles as without the write-back)
     """
     mnem: str
     dst: Optional[str] = None
@@ -93,16 +97,17 @@ class Insn:
     regs: tuple = ()
     dst2: Optional[str] = None
     note: str = ""
+    post: Optional[int] = None
 
     # ---- what it touches ----
     def reads(self) -> frozenset:
         r = set(self.srcs)
         if self.base:
             r.add(self.base)
-        if self.mnem == "push":
+        if self.mnem in ("push", "vpush"):
             r.update(self.regs)
             r.add("sp")
-        if self.mnem == "pop":
+        if self.mnem in ("pop", "vpop"):
             r.add("sp")
         if self.mnem == "movt" and self.dst:
             r.add(self.dst)
@@ -116,15 +121,16 @@ class Insn:
             w.add(self.dst)
         if self.dst2:
             w.add(self.dst2)
-        if self.mnem == "pop":
+        if self.mnem in ("pop", "vpop", "vldm"):
             w.update(self.regs)
+        if self.mnem in ("pop", "vpop", "push", "vpush"):
             w.add("sp")
-        if self.mnem == "push":
-            w.add("sp")
+        if self.post is not None:
+            w.add(self.base)
         return frozenset(w)
 
     def addr_regs(self) -> frozenset:
-        if self.mnem in ("push", "pop"):
+        if self.mnem in ("push", "pop", "vpush", "vpop"):
             return frozenset({"sp"})
         return frozenset({self.base}) if self.base else frozenset()
 
@@ -139,7 +145,7 @@ class Insn:
 
     @property
     def isa(self) -> str:
-        return "m4" if self.cls in ("dsp", "vmov") else "m3"
+        return "m4" if self.cls in ("dsp", "vmov") or self.mnem in FPU_LISTS else "m3"
 
     def valid_on(self, core: str) -> bool:
         return ISAS.index(self.isa) <= ISAS.index(CORE_ISA[core])
@@ -180,7 +186,11 @@ class Insn:
             reg = self.dst if m == "ldr" else self.srcs[0]
             if self.offset is None:
                 raise ValueError(f"unresolved stack slot {self.slot} in {m}")
-            ops = [reg, f"[{self.base}, #{self.offset}]" if self.offset else f"[{self.base}]"]
+            if self.post is not None:
+                assert self.offset == 0, "a post-indexed access is at [base]"
+                ops = [reg, f"[{self.base}], #{self.post}"]
+            else:
+                ops = [reg, f"[{self.base}, #{self.offset}]" if self.offset else f"[{self.base}]"]
         elif m == "strd":                   # two words to [base, #off] and [base, #off + 4]
             if self.offset is None:
                 raise ValueError(f"unresolved stack slot {self.slot} in strd")
@@ -189,6 +199,8 @@ class Insn:
             ops = [self.srcs[0], self.srcs[1], f"[{self.base}, #{self.offset}]" if self.offset else f"[{self.base}]"]
         elif m in ("push", "pop"):
             ops = ["{" + ", ".join(self.regs) + "}"]
+        elif m in FPU_LISTS:
+            ops = ([self.base] if m == "vldm" else []) + [_sreg_list(self.regs)]
         elif m in ("movw", "movt"):
             ops = [self.dst, f"#{self.imm:#x}"]
         elif m in ("add", "sub") and self.imm is not None:
@@ -207,6 +219,13 @@ class Insn:
 
     def __str__(self) -> str:
         return self.text()
+
+
+def _sreg_list(regs) -> str:
+    """'{s16-s31}' for consecutive single-precision registers (VPUSH/VPOP/VLDM need them so)."""
+    n = [int(r[1:]) for r in regs]
+    assert all(r.startswith("s") for r in regs) and n == list(range(n[0], n[0] + len(n))), regs
+    return "{" + (f"s{n[0]}-s{n[-1]}" if len(n) > 1 else f"s{n[0]}") + "}"
 
 
 def _imm(v: int) -> str:
@@ -405,25 +424,31 @@ def execute(insns, regs: dict, memory: dict) -> None:
     for i in insns:
         m = i.mnem
         if m == "ldr":
-            regs[i.dst] = memory[(regs[i.base] + i.offset) & M] & M
+            value = memory[(regs[i.base] + i.offset) & M] & M
+            if i.post is not None:
+                regs[i.base] = (regs[i.base] + i.post) & M
+            regs[i.dst] = value
         elif m == "str":
             memory[(regs[i.base] + i.offset) & M] = regs[i.srcs[0]]
+            if i.post is not None:
+                regs[i.base] = (regs[i.base] + i.post) & M
         elif m == "strd":
             memory[(regs[i.base] + i.offset) & M] = regs[i.srcs[0]]
             memory[(regs[i.base] + i.offset + 4) & M] = regs[i.srcs[1]]
-        elif m == "push":
+        elif m in ("push", "vpush"):            # (an FPU register never written reads as 0)
             sp = regs["sp"] - 4 * len(i.regs)
             for n, r in enumerate(i.regs):
-                memory[sp + 4 * n] = regs[r]
+                memory[sp + 4 * n] = regs.get(r, 0) if m == "vpush" else regs[r]
             regs["sp"] = sp
-        elif m == "pop":
+        elif m in ("pop", "vpop"):
             sp = regs["sp"]
             for n, r in enumerate(i.regs):
                 regs[r] = memory[sp + 4 * n]
             regs["sp"] = sp + 4 * len(i.regs)
         elif m in ("add", "sub"):
             a = regs[i.srcs[0]]
-            regs[i.dst] = (a + i.imm if m == "add" else a - i.imm) & M
+            b = i.imm if i.imm is not None else regs[i.srcs[1]]
+            regs[i.dst] = (a + b if m == "add" else a - b) & M
         elif m == "movw":
             regs[i.dst] = i.imm
         elif m == "movt":
@@ -446,6 +471,9 @@ def execute(insns, regs: dict, memory: dict) -> None:
             regs[i.dst] = r & M
         elif m == "vmov":                     # core <-> FPU register, bits unchanged
             regs[i.dst] = regs[i.srcs[0]] & M
+        elif m == "vldm":
+            for n, r in enumerate(i.regs):
+                regs[r] = memory[(regs[i.base] + 4 * n) & M]
         elif m in ("bx", "nop"):
             pass
         else:

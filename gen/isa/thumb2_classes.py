@@ -14,8 +14,10 @@ import re
 _LOADS = {"ldr", "ldrb", "ldrh", "ldrsb", "ldrsh", "ldrt", "ldrbt", "ldrht", "ldrsbt", "ldrsht",
           "ldrex", "ldrexb", "ldrexh", "pld", "pldw"}
 _STORES = {"str", "strb", "strh", "strt", "strbt", "strht", "strex", "strexb", "strexh"}
-_LDM = {"ldm", "ldmia", "ldmfd", "ldmdb", "ldmea", "pop"}
-_STM = {"stm", "stmia", "stmea", "stmdb", "stmfd", "push"}
+_LDM = {"ldm", "ldmia", "ldmfd", "ldmdb", "ldmea", "pop",
+        "vldm", "vldmia", "vldmdb", "vpop"}          # FPU multiple loads: 1 + N (TRM Table 7-1, single precision)
+_STM = {"stm", "stmia", "stmea", "stmdb", "stmfd", "push",
+        "vstm", "vstmia", "vstmdb", "vpush"}
 _DSP = {"umaal", "smmul", "smmulr", "smmla", "smmlar", "smmls", "smmlsr", "smuad", "smuadx",
         "smusd", "smusdx", "smlad", "smladx", "smlsd", "smlsdx", "smlald", "smlaldx", "smlsld",
         "smlsldx", "smulbb", "smulbt", "smultb", "smultt", "smulwb", "smulwt", "smlabb",

@@ -43,7 +43,7 @@ read Thumb-2 functions only.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gen import ir
 from gen.cores import timing as T
@@ -232,19 +232,23 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
 
 def split_frame(insns: list) -> tuple:
     """(start, end, frame) of a function made here (or by aes_thumb2.compile_encrypt2): its body
-    is ``insns[start:end]``, after the push, the ``sub sp, #frame``, the stack-argument loads and
-    the moves of arguments to FPU homes,
-    before the ``add sp`` and the pop."""
+    is ``insns[start:end]``, after the push (and a VPUSH), the ``sub sp, #frame``, the
+    stack-argument loads and the instructions noted "home..." or "frame..." (moves of arguments to
+    FPU homes, round keys into FPU registers), before the ``add sp``, a VPOP and the pop."""
     assert insns[0].mnem == "push" and insns[-1].mnem == "pop"
     start, frame = 1, 0
+    if insns[start].mnem == "vpush":                                     # aes_thumb2's fpu_rk
+        start += 1
     if insns[start].mnem == "sub" and insns[start].dst == "sp":
         frame = insns[start].imm
         start += 1
     while insns[start].mnem == "ldr" and insns[start].base == "sp" and insns[start].note == "stack argument":
         start += 1
-    while insns[start].mnem == "vmov" and insns[start].note == "home":    # aes_thumb2's fpu_homes
+    while insns[start].note.startswith(("home", "frame")):    # aes_thumb2's fpu_homes and fpu_rk, out_stepped
         start += 1
     end = len(insns) - 1
+    if insns[end - 1].mnem == "vpop":
+        end -= 1
     if insns[end - 1].mnem == "add" and insns[end - 1].dst == "sp":
         end -= 1
     return start, end, frame
@@ -319,6 +323,77 @@ def stepping_edge(get, put, step_bytes: int, note: str, reload=(), pair_store: i
     edge += ([t2.Insn("strd", srcs=("r1", "r2"), base="sp", offset=pair_store)] if pair_store is not None
              else [put("r1"), put("r2")])
     return edge, [f"    {i.text()}    @ {note}" for i in edge] + ["    cmp    r2, r3", "    blo    1b"]
+
+
+def post_indexed_out(body: list, step_bytes: int) -> tuple[list, str | None]:
+    """``body`` with its store of out's word 0 post-indexed by ``step_bytes`` (``str rX, [rO],
+    #32``: the same cycles as ``str rX, [rO]``), so the loop's out pointer steps for free, and the
+    register rO that then holds the next step's out.  Out's stores are the STRs not to sp (a
+    kernel writes no other memory).  The stores after it, all through rO, keep their addresses
+    (offsets - ``step_bytes``); nothing after it may write rO or read it otherwise.  Where that
+    does not hold: (``body``, None)."""
+    stores = [k for k, i in enumerate(body) if i.mnem == "str" and i.base != "sp"]
+    first = next((k for k in stores if body[k].offset == 0), None)
+    if first is None:
+        return body, None
+    reg = body[first].base
+    for k in range(first + 1, len(body)):
+        i = body[k]
+        as_base = k in stores and i.base == reg and reg not in i.srcs
+        if reg in i.writes() or (reg in i.reads() and not as_base) or (k in stores and not as_base):
+            return body, None
+    out = list(body)
+    out[first] = replace(body[first], post=step_bytes)
+    for k in stores:
+        if k > first:
+            out[k] = replace(body[k], offset=body[k].offset - step_bytes)
+    return out, reg
+
+
+#: the entry of an out-stepped loop (``out_stepped_edge``): before the push, with the count n in
+#: r3: the bound becomes the output's end, and in's home will hold in - out
+OUT_STEPPED_ENTRY = ("    add    r3, r1, r3, lsl #{shift}    @ r3 = out + {step} n, the end of the output",
+                     "    sub    r2, r2, r1    @ r2 = in - out: in's home keeps it, the back edge adds it to out")
+#: after the homes (``split_frame`` counts it in the prologue): in again for the first step
+IN_AGAIN = t2.Insn("add", dst="r2", srcs=("r1", "r2"), note="home: in = out + (in - out), for the first step")
+
+
+def out_stepped_entry(step_bytes: int) -> list:
+    """``OUT_STEPPED_ENTRY`` for steps of ``step_bytes`` (a power of two)."""
+    assert step_bytes & (step_bytes - 1) == 0, step_bytes
+    return [ln.format(shift=step_bytes.bit_length() - 1, step=step_bytes) for ln in OUT_STEPPED_ENTRY]
+
+
+def out_stepped(insns: list, step_bytes: int) -> tuple[list, str | None]:
+    """Function ``insns`` made an out-stepped loop's: ``IN_AGAIN`` after its prologue and its body
+    ``post_indexed_out``; with the register holding the next out (None: the store could not
+    step it, ``out_stepped_edge`` adds)."""
+    start, end, _ = split_frame(insns)
+    body, reg = post_indexed_out(insns[start:end], step_bytes)
+    return insns[:start] + [IN_AGAIN] + body + insns[end:], reg
+
+
+def out_stepped_edge(get, put, step_bytes: int, note: str, out_reg: str | None, reload=(),
+                     held=frozenset()) -> tuple:
+    """The back edge of a loop over out up to its end (r3's home: ``out_stepped_entry``), in being
+    out + (in - out) (in's home), as (instructions, printed lines): the end, in - out and the
+    registers in ``reload`` (not those in ``held``: ``held_at_end``) reloaded by ``get``, the next
+    out, in ``out_reg`` (``out_stepped``: its last store stepped it; None: out reloaded and
+    advanced here), stored to its home by ``put`` (on the stack a STR that pipelines behind the
+    loads), ``add r2, out, r2``, then ``cmp out, r3; blo 1b``.  Against stepping in and out and
+    storing both back: one ADD and one home store less.  The instructions leave out the compare
+    and the branch."""
+    edge = []
+    if out_reg is None:
+        edge += [get("r1"), t2.Insn("add", dst="r1", srcs=("r1",), imm=step_bytes)]
+        out_reg = "r1"
+    elif out_reg in ("r0", "r2", "r3"):         # it must outlive the reloads below
+        edge.append(t2.Insn("mov", dst="r1", srcs=(out_reg,)))
+        out_reg = "r1"
+    edge += [get(r) for r in ("r3", "r2", *reload) if r not in held]
+    edge += [replace(put("r1"), srcs=(out_reg,)),
+             t2.Insn("add", dst="r2", srcs=(out_reg, "r2"))]
+    return edge, [f"    {i.text()}    @ {note}" for i in edge] + [f"    cmp    {out_reg}, r3", "    blo    1b"]
 
 
 def home_moves(fn: Function) -> tuple:

@@ -87,7 +87,7 @@ class _Value:
 def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int = 0,
              clean_bonus: float = 2.0, remat_mems=None, pick: str = "lru",
              isa: Isa = THUMB2, regs_in=None, regs_out=None, recompute: bool = False,
-             remat_bonus: float = 1.0) -> Allocation:
+             remat_bonus: float = 1.0, fpu_words=None) -> Allocation:
     """``regs``: the registers to use (default: all of ``isa.allocatable``).  ``pick``: which
     free register a new value gets: 'first' (lowest name) or 'lru' (the one untouched the
     longest: fewer false dependences for the post-allocation scheduler, so reloads and spill
@@ -107,8 +107,14 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
     when some reload of it cannot be recomputed, so a value recomputed at every use is never
     stored.  ``remat_bonus``: how much further the next use of a dirty value counts when choosing
     whom to evict if it looks recomputable then (its op or an identity from values in registers
-    now that are still live at that use)."""
+    now that are still live at that use).
+
+    ``fpu_words`` ({(memory, index): 'sN'}, optional): words of constant memories that the
+    caller keeps in FPU registers (a Cortex-M4F kernel's round keys of some rounds, loaded by a
+    VLDM before the body): their loads, and their reloads, are ``vmov rX, sN`` (1 cycle, no base
+    pointer: the pointer need not be live for them)."""
     regs_in, regs_out = regs_in or {}, regs_out or {}
+    fpu_words = fpu_words or {}
     regs = isa.allocatable if regs is None else regs
     remat_mems = program.constant if remat_mems is None else remat_mems
     rng = random.Random(seed)
@@ -124,7 +130,7 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
             continue
         for r in op.reads():
             uses.setdefault(r, []).append(pos)
-        if op.kind in ("ld", "st") and op.mem not in regs_in:
+        if op.kind in ("ld", "st") and op.mem not in regs_in and (op.mem, op.index) not in fpu_words:
             uses.setdefault("@" + op.mem, []).append(pos)
     vals: dict = {}
 
@@ -208,6 +214,9 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
         if v.home is not None:
             out.append(isa.load_slot(r, v.home, note=f"reload {_vname(v.name)}"))
             counts["base_reloads"] += 1
+        elif v.remat is not None and v.remat[0] is None:      # a word kept in an FPU register
+            out.append(_fpu_word(r, v.remat[1], note=f"reload {_vname(v.name)}"))
+            counts["remats"] += 1
         elif v.remat is not None:
             mem, index = v.remat
             bv = vals["@" + mem]
@@ -284,7 +293,8 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
             finals[regs_out[op.mem][op.index]] = val(op.a)
             continue
         operands = [val(r) for r in op.reads()]
-        if op.kind in ("ld", "st"):
+        in_fpu = fpu_words.get((op.mem, op.index)) if op.kind == "ld" else None
+        if op.kind in ("ld", "st") and in_fpu is None:
             operands.append(val("@" + op.mem))
         locked = set()
         for v in operands:
@@ -304,10 +314,15 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
             d.reg = r
             reg_of[r] = d
             assign[op.dst] = r
-            if op.kind == "ld" and op.mem in remat_mems:
+            if in_fpu is not None:
+                d.remat = (None, in_fpu)
+            elif op.kind == "ld" and op.mem in remat_mems:
                 d.remat = (op.mem, op.index)
-        insn = isa.lower(op, lambda x: assign[x], lambda m: assign["@" + m])
-        if op.kind == "ld" and op.mem in remat_mems:
+        if in_fpu is not None:
+            insn = _fpu_word(assign[op.dst], in_fpu)
+        else:
+            insn = isa.lower(op, lambda x: assign[x], lambda m: assign["@" + m])
+        if op.kind == "ld" and op.mem in remat_mems and in_fpu is None:
             readonly.add(len(out))
         out.append(insn)
         for r in insn.reads() | insn.writes():
@@ -327,6 +342,12 @@ def allocate(program: ir.Program, order: list, bases: dict, regs=None, seed: int
         readonly = {new_index[k] for k in readonly}
     return Allocation(out, n_slots, counts["spills"], counts["reloads"], counts["remats"],
                       counts["base_reloads"], counts["recomputed"], used, frozenset(readonly))
+
+
+def _fpu_word(reg: str, sreg: str, note: str = ""):
+    """``vmov reg, sreg``: a constant word the caller keeps in an FPU register (``fpu_words``)."""
+    from gen.isa.thumb2 import Insn
+    return Insn("vmov", dst=reg, srcs=(sreg,), note=note)
 
 
 def _final_moves(finals: dict, reg_of: dict, pool, out: list, isa) -> None:
@@ -361,7 +382,7 @@ def _vname(name) -> str:
 
 
 def check_allocation(program: ir.Program, order: list, alloc: Allocation, bases: dict,
-                     isa: Isa = THUMB2, regs_in=None, regs_out=None) -> None:
+                     isa: Isa = THUMB2, regs_in=None, regs_out=None, fpu_words=None) -> None:
     """Raise AssertionError unless every register read holds the value the IR op expects.
 
     Symbolic check, independent of any input: each register and stack slot carries the IR
@@ -369,8 +390,11 @@ def check_allocation(program: ir.Program, order: list, alloc: Allocation, bases:
     ``regs_in``/``regs_out`` as in ``allocate``: the words start in, and must end in, their
     registers.  A recomputed value (note ``remat vN``) must be one instruction, the lowering of
     an IR op reading the values its source registers hold, that ``gen.sched.remat.proves``
-    computes vN (its own op, or an XOR identity by linear signatures derived here from the IR)."""
+    computes vN (its own op, or an XOR identity by linear signatures derived here from the IR).
+    ``fpu_words`` as in ``allocate``: such a word's load and reloads are VMOVs from its register."""
     regs_in, regs_out = regs_in or {}, regs_out or {}
+    fpu_words = fpu_words or {}
+    sreg_holds: dict = {}                   # FPU register -> the value its word was loaded as
     defs, sigs = RM.definitions(program), RM.linear_signatures(program)
     reg_holds: dict = {spec.reg: f"{mem} pointer" for mem, spec in bases.items()}
     slot_holds: dict = {}
@@ -398,6 +422,9 @@ def check_allocation(program: ir.Program, order: list, alloc: Allocation, bases:
             if isa.access(insn) == "store":
                 assert reg_holds.get(insn.srcs[0]) == name, (insn.text(), reg_holds.get(insn.srcs[0]))
                 slot_holds[insn.slot] = name
+            elif insn.mnem == "vmov" and insn.srcs[0] in sreg_holds:     # a word kept in an FPU register
+                assert sreg_holds[insn.srcs[0]] == name, (insn.text(), sreg_holds[insn.srcs[0]])
+                reg_holds[insn.dst] = name
             else:
                 if insn.base == isa.sp and insn.slot is not None and insn.slot >= 0:
                     assert slot_holds.get(insn.slot) == name, (insn.text(), slot_holds.get(insn.slot))
@@ -408,6 +435,10 @@ def check_allocation(program: ir.Program, order: list, alloc: Allocation, bases:
             continue
         op = ops[k]
         k += 1
+        if op.kind == "ld" and (op.mem, op.index) in fpu_words:
+            assert insn.mnem == "vmov" and insn.srcs == (fpu_words[(op.mem, op.index)],), (str(op), insn.text())
+            reg_holds[insn.dst] = sreg_holds[insn.srcs[0]] = _vname(op.dst)
+            continue
         want = [_vname(r) for r in op.reads()]
         got = [reg_holds.get(r) for r in insn.srcs]
         assert got == want, (str(op), insn.text(), got, want)

@@ -11,17 +11,17 @@ PARTS = ("alu", "loads", "spill_stores", "reloads", "stores", "frame")
 
 
 def part(insn, k: int, n: int) -> str:
-    if k == 0 or insn.mnem in ("push", "pop") or (k >= n - 2 and insn.mnem == "add"):
+    if k == 0 or insn.mnem in ("push", "pop", "vpush", "vpop") or (k >= n - 2 and insn.mnem == "add"):
         return "frame"
     note = getattr(insn, "note", "") or ""
-    if note == "home":                   # an argument moved to its FPU home by the prologue
+    if note.startswith(("home", "frame")):   # arguments to their FPU homes, round keys into s16-s31
         return "frame"
     if note.startswith("spill"):
         return "spill_stores"
     if note.startswith("reload"):
         return "reloads"
-    if insn.mnem.startswith("ldr"):
-        return "loads"
+    if insn.mnem.startswith("ldr") or (insn.mnem == "vmov" and insn.srcs[0].startswith("s")):
+        return "loads"                   # (a VMOV from s16-s31 without a note: a round-key word, fpu_rk)
     if insn.mnem.startswith("str"):
         return "stores"
     if insn.mnem == "add" and k == 1 and "sp" in str(insn.text()):

@@ -37,15 +37,16 @@ class CtrCode:
     stack_bytes: int
 
 
-def back_edge(frame: int, fpu_homes: bool = False) -> list:
+def back_edge(frame: int, fpu_homes: bool = False, vpushed: int = 0) -> list:
     """The loop's back edge as instructions (argument homes at ``frame`` + 4 * their index in
     PUSHED_XOR, n just above them on the caller's stack), without the final ``bne 1b``.  The
     ``sub`` of n is printed as ``subs`` (the branch reads its flags).  ``fpu_homes`` (spill =
     fpu): the four homes are s12-s15 (A.FPU_HOME), moved with 1-cycle VMOVs; only the callee-saved
-    registers are pushed, so n is just above them."""
+    registers are pushed, so n is just above them (and above the ``vpushed`` bytes of FPU
+    registers the prologue saved: ``fpu_rk``)."""
     ldr, str_ = t2.ldr, t2.str_
     get, put = A.home_moves(frame, fpu_homes)
-    n_off = frame + 4 * len(A.POPPED if fpu_homes else A.PUSHED_XOR)     # the fifth argument, on the caller's stack
+    n_off = frame + vpushed + 4 * len(A.POPPED if fpu_homes else A.PUSHED_XOR)  # the fifth argument, on the caller's stack
 
     def alu(m, r, imm=None):
         return t2.Insn(m, dst=r, srcs=(r,), imm=imm)
@@ -67,11 +68,13 @@ def back_edge_text(edge: list) -> list:
 
 
 def thumb2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0, spill: str = "stack") -> CtrCode:
-    c = A.compile_encrypt2(keybits, slicing, core, seed, xor=True, spill=spill, fpu_homes=spill == "fpu")
+    fpu = spill == "fpu"
+    c = A.compile_encrypt2(keybits, slicing, core, seed, xor=True, spill=spill, fpu_homes=fpu,
+                           fpu_rk=A.FPU_RK_ROUNDS if fpu else ())
     insns = c.insns
     start, end, frame = split_frame(insns)
     sym = f"{prefix}_ctr_pairs"
-    edge = back_edge(frame, c.fpu_homes)
+    edge = back_edge(frame, c.fpu_homes, sum(4 * len(i.regs) for i in insns[:start] if i.mnem == "vpush"))
     lines = looped_lines(sym, insns, back_edge_text(edge))
     body = listsched.cycles(insns[start:end], core)
     edge_cycles = listsched.cycles(edge, core)

@@ -138,6 +138,14 @@ HOME_REG = {HOME_RK: "r0", HOME_OUT: "r1", HOME_IN: "r2", HOME_MSG: "r3"}
 HOME_SREG = {HOME_RK: 12, HOME_OUT: 13, HOME_IN: 14, HOME_MSG: 15}
 #: the same, by argument register: 'r0' -> 's12', ...
 FPU_HOME = {HOME_REG[slot]: f"s{k}" for slot, k in HOME_SREG.items()}
+#: the first FPU register of the round keys kept there (``fpu_rk``): s16-s31, the callee-saved half
+FPU_RK = 16
+#: the rounds whose keys the looped Cortex-M4F kernels (ECB pairs, ctr_pairs) keep in s16-s31.
+#: Measured (cycle model, seed 0, spill = fpu, per pair in the ECB loop), rounds (j, j+1) for
+#: j = 0..9: AES-128 ffs 2305 without -> 2301 (j = 0: round 0's loads pipeline behind the input's
+#: anyway), 2299 for j = 1, 2, 4, 5, 7, 8, 2300 for 3, 6, 9; AES-192 ffs 2737 -> 2731, AES-256
+#: ffs 3177 -> 3171, AES-128 sfs 2385 -> 2379 (j = 1). The VPUSH, VLDM and VPOP cost 47 a call.
+FPU_RK_ROUNDS = (1, 2)
 BASES = {
     "rk": regalloc.BaseSpec("home", "r0", HOME_RK),
     "out": regalloc.BaseSpec("home", "r1", HOME_OUT),
@@ -354,7 +362,7 @@ ALLOC_POLICY: dict = {"recompute": True, "remat_bonus": 2.0}
 
 def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
                      orders=None, xor: bool = False, circuit: str | None = None, spill: str = "stack",
-                     count: bool = False, fpu_homes: bool = False) -> Compiled:
+                     count: bool = False, fpu_homes: bool = False, fpu_rk: tuple = ()) -> Compiled:
     """The kernel ``(rk, out, in)``; ``xor``: ``(rk, out, in, msg)``, out = msg ^ E(in).
     ``count``: r3 is pushed too, as the home of a loop count (the ECB loop of
     gen/kernels/aes/ecb_thumb2.py): the same body, other frame offsets.
@@ -362,6 +370,10 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
     instead of the stack: the prologue moves r0-r3 there (VMOV, notes "home") and pushes only
     the callee-saved registers, a pointer reload is a 1-cycle VMOV (gen/isa/thumb2.fpu_homes);
     spill slots then use s0-s11 only.
+    ``fpu_rk`` (with fpu_homes): one or two consecutive rounds whose round keys live in
+    s16-s23 / s16-s31 (``FPU_RK``): the prologue saves those registers (VPUSH, callee-saved
+    under the AAPCS) and fills them by one VLDM, their loads in the body are 1-cycle VMOVs that
+    need no rk pointer (regalloc ``fpu_words``), the epilogue restores them (VPOP).
     ``circuit``: the S-box circuit, default the stored choice ``CIRCUIT``. ``spill``: "stack",
     or "fpu" (Cortex-M4F: spill slots in s0-s15, moved there before the post-allocation
     schedule so that it orders the 1-cycle VMOVs, gen/isa/thumb2.fpu_slots)."""
@@ -373,6 +385,13 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
         raise ValueError(f"spill = fpu needs an FPU; {core} has none")
     if fpu_homes and spill != "fpu":
         raise ValueError("compile_encrypt2: fpu_homes needs spill = fpu")
+    if fpu_rk and not fpu_homes:
+        raise ValueError("compile_encrypt2: fpu_rk needs fpu_homes")
+    nr = AF.check_args(keybits, slicing)
+    if len(fpu_rk) > 2 or list(fpu_rk) != list(range(fpu_rk[0], fpu_rk[0] + len(fpu_rk)) if fpu_rk else []) \
+            or not all(0 <= j <= nr for j in fpu_rk):
+        raise ValueError(f"compile_encrypt2: fpu_rk must be one or two consecutive rounds of 0..{nr} (got {fpu_rk!r})")
+    fpu_words = {("rk", 8 * j + i): f"s{FPU_RK + 8 * k + i}" for k, j in enumerate(fpu_rk) for i in range(8)}
     if xor and count:
         raise ValueError("compile_encrypt2: the XOR-fused kernel has no count register (r3 is msg)")
     circuit = CIRCUIT if circuit is None else circuit
@@ -380,8 +399,8 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
     orders = spill_orders(ORDERS if orders is None else orders, spill)
     seg = build(keybits, slicing, orders, ark_in_sbox=True, xor=xor, circuit=circuit)
     order = listsched.schedule(seg.program, seed, "pressure", segments=seg.segment, rank=seg.rank)
-    alloc = regalloc.allocate(seg.program, order, bases, seed=seed, **ALLOC_POLICY)
-    regalloc.check_allocation(seg.program, order, alloc, bases)
+    alloc = regalloc.allocate(seg.program, order, bases, seed=seed, fpu_words=fpu_words, **ALLOC_POLICY)
+    regalloc.check_allocation(seg.program, order, alloc, bases, fpu_words=fpu_words)
     if spill == "fpu":
         insns = t2.fpu_slots(alloc.insns, limit=min(HOME_SREG.values()) if fpu_homes else None)
         if fpu_homes:
@@ -396,16 +415,24 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
     s = frame_size(strd_pairs.n_slots(body), pushed)
 
     body = [t2.resolve(i, lambda slot: home_offset(slot, s, pushed)) for i in body]
-    pro = [t2.push(pushed)] + ([t2.add_sp(-s)] if s else [])
+    sregs = tuple(f"s{FPU_RK + k}" for k in range(8 * len(fpu_rk)))
+    pro = [t2.push(pushed)] + ([t2.Insn("vpush", regs=sregs)] if sregs else []) + ([t2.add_sp(-s)] if s else [])
     if fpu_homes:
         pro += [t2.Insn("vmov", dst=FPU_HOME[r], srcs=(r,), note="home") for r in args]
+    if sregs:
+        note = f"frame: round keys {fpu_rk[0]}" + (f"-{fpu_rk[-1]}" if len(fpu_rk) > 1 else "") + " in FPU registers"
+        base = "r0"
+        if fpu_rk[0]:
+            pro.append(t2.Insn("add", dst="r12", srcs=("r0",), imm=32 * fpu_rk[0], note=note))
+            base = "r12"
+        pro.append(t2.Insn("vldm", base=base, regs=sregs, note=note))
     n_args = len(pushed) - len(POPPED)          # argument registers pushed (homes)
-    epi = [t2.add_sp(s + 4 * n_args), t2.pop(POPPED)]
+    epi = [t2.add_sp(s + 4 * n_args)] + ([t2.Insn("vpop", regs=sregs)] if sregs else []) + [t2.pop(POPPED)]
     insns = pro + body + epi
     t2.check_core(insns, core)
     return Compiled(insns=insns, body=body, cycles=listsched.cycles(insns, core),
                     spills=alloc.spills, reloads=alloc.reloads, remats=alloc.remats,
-                    base_reloads=alloc.base_reloads, stack_bytes=4 * len(pushed) + s,
+                    base_reloads=alloc.base_reloads, stack_bytes=4 * len(pushed) + 4 * len(sregs) + s,
                     n_ops=len(seg.program.ops), core=core, seed=seed, strd=n_strd, moved=n_moved,
                     circuit=circuit, spill=spill, fpu_homes=fpu_homes)
 
@@ -563,6 +590,6 @@ def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: f
 # --------------------------------------------------------------------------- printing
 
 #: what a spill = "fpu" kernel's header says about its instructions
-FPU_WORDS = ("ARMv7-M instructions plus VMOV between core and FPU registers: it keeps spilled\n"
-             " * values (the ECB loop also its pointers) in s0-s15 of a Cortex-M4F's FPU, 1 cycle a move\n"
-             " * where STR/LDR to the stack cost 2")
+FPU_WORDS = ("ARMv7-M instructions plus VMOV, VPUSH, VLDM and VPOP of FPU registers: it keeps spilled\n"
+             " * values (the loops also their pointers) in s0-s15 of a Cortex-M4F's FPU, 1 cycle a move\n"
+             f" * where STR/LDR to the stack cost 2, and the loops the keys of rounds {FPU_RK_ROUNDS[0]}-{FPU_RK_ROUNDS[-1]} in s16-s31")
