@@ -111,3 +111,26 @@ def test_execute_matches_ir_semantics():
         regs = {"r1": a, "r2": b}
         t2.execute([t2.Insn(kind, dst="r3", srcs=("r1", "r2"), shift=sh)], regs, {})
         assert regs["r3"] == want
+
+
+def test_fpu_lists_and_post_indexed_forms_assemble_for_m4f_with_the_classes_we_claim(tmp_path):
+    """What the Cortex-M4F loops print (VPUSH/VLDM/VPOP of s16-s31: 1 + N cycles, as LDM/STM) and
+    what every out-stepped loop prints (a post-indexed STR writing its base, negative offsets):
+    the emulator's classes, list lengths, written and address registers are the generator's."""
+    sregs = tuple(f"s{k}" for k in range(16, 32))
+    insns = [t2.Insn("vpush", regs=sregs), t2.Insn("vldm", base="r12", regs=sregs),
+             t2.Insn("vldm", base="r0", regs=sregs[:8]), t2.Insn("vpop", regs=sregs),
+             t2.Insn("str", srcs=("r8",), base="r1", offset=0, post=32), t2.str_("r4", "r1", -24),
+             t2.Insn("ldr", dst="r5", base="r2", offset=0, post=32), t2.Insn("add", dst="r2", srcs=("r1", "r2"))]
+    assert [i.text() for i in insns[:5]] == ["vpush  {s16-s31}", "vldm   r12, {s16-s31}", "vldm   r0, {s16-s23}",
+                                             "vpop   {s16-s31}", "str    r8, [r1], #32"]
+    assert all(i.isa == "m4" for i in insns[:4]) and not insns[0].valid_on("cortex-m3")
+    code = toolchain.assemble(".fpu fpv4-sp-d16\n" + "\n".join(i.text() for i in insns), "cortex-m4", tmp_path)
+    got = thumb2_classify.classify_bytes(code, 0)
+    assert [g.cls for g in got] == [i.cls for i in insns] == ["stm", "ldm", "ldm", "ldm", "str", "str", "ldr", "alu"]
+    assert [g.n for g in got] == [i.timing().n for i in insns] == [16, 16, 8, 16, 0, 0, 0, 0]
+    assert [g.addr_regs for g in got] == [i.addr_regs() for i in insns]
+    # written core registers (capstone reports no sp write for VPUSH/VPOP; nothing prices one)
+    assert [g.writes for g in got[4:]] == [i.writes() for i in insns[4:]]
+    assert {"r1"} <= got[4].writes and {"r2", "r5"} <= got[6].writes
+    assert [T.issue_cycles(i.cls, "cortex-m4", n=i.timing().n) for i in insns[:4]] == [17, 17, 9, 17]
