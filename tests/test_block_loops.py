@@ -179,12 +179,13 @@ def test_each_mode_has_its_loop_only():
 
 
 @pytest.mark.parametrize("step", [16, 24, 28, 32, 40, 48])
-def test_end_pointer_computes_in_plus_step_n(step):
-    """Each form of ``end_pointer`` (shifted ADD, two ADDs, MOV + MLA) is r2 + step r3."""
+def test_entry_computes_out_plus_step_n_and_in_minus_out(step):
+    """Each form of ``end_pointer`` (shifted ADD, two ADDs, MOV + MLA) is r1 + step r3, and the
+    entry's last line leaves in - out in r2 (the homes of an out-stepped loop)."""
     from gen.isa import thumb2 as t2
     for n, base in ((1, 0x20000000), (7, 0x20001234)):
-        regs = {"r2": base, "r3": n, "r12": 0}
-        for ln in ECB.end_pointer(step):
+        regs = {"r1": base, "r2": 0x20004000, "r3": n, "r12": 0}
+        for ln in ECB.entry(step):
             mn, ops = ln.split("@")[0].split(None, 1)
             ops = [o.strip() for o in ops.split(",")]
             val = lambda o: regs[o] if o in regs else int(o.lstrip("#"))
@@ -192,11 +193,14 @@ def test_end_pointer_computes_in_plus_step_n(step):
                 regs[ops[0]] = val(ops[1])
             elif mn == "mla":
                 regs[ops[0]] = (regs[ops[1]] * regs[ops[2]] + regs[ops[3]]) & 0xFFFFFFFF
+            elif mn == "sub":
+                regs[ops[0]] = (val(ops[1]) - val(ops[2])) & 0xFFFFFFFF
             else:
                 assert mn == "add"
                 shifted = val(ops[2]) << int(ops[3].split("#")[1]) if len(ops) == 4 else val(ops[2])
                 regs[ops[0]] = (val(ops[1]) + shifted) & 0xFFFFFFFF
         assert regs["r3"] == base + step * n, (step, ECB.end_pointer(step))
+        assert regs["r2"] == 0x20004000 - base and ECB.entry(step)[:-1] == ECB.end_pointer(step)
         assert all(t2.parse_mnemonic(ln) in ("add", "mov", "mla") for ln in ECB.end_pointer(step))
 
 
@@ -204,7 +208,7 @@ def test_back_edge_skips_a_pointer_the_body_left_in_its_register():
     """held_at_end: a pointer register the body never wrote, or last wrote by its own reload with
     its home untouched since, still holds the pointer: the back edge does not reload it."""
     from gen.isa import thumb2 as t2
-    from gen.kernels.thumb2_function import held_at_end, stepping_edge
+    from gen.kernels.thumb2_function import held_at_end, out_stepped_edge
     fpu = {"r0": "s12", "r1": "s13", "r2": "s14", "r3": "s15"}
     get = lambda r: t2.Insn("vmov", dst=r, srcs=(fpu[r],))
     regs = ("r0", "r1", "r2", "r3")
@@ -219,9 +223,17 @@ def test_back_edge_skips_a_pointer_the_body_left_in_its_register():
     assert held_at_end(sbody, sget, ("r1", "r2")) == {"r1", "r2"}
     assert held_at_end(sbody + [t2.Insn("strd", srcs=("r4", "r5"), base="sp", offset=44)], sget, ("r1", "r2")) == {"r2"}
     assert held_at_end(sbody + [t2.str_("r4", "sp", 52)], sget, ("r1", "r2")) == {"r1"}
-    edge, lines = stepping_edge(sget, lambda r: t2.str_(r, "sp", homes[r]), 32, "next", held={"r1"})
-    assert [i.text() for i in edge[:2]] == ["ldr    r2, [sp, #52]", "ldr    r3, [sp, #56]"]
-    assert not any(i.mnem == "ldr" and i.dst == "r1" for i in edge) and lines[-2:] == ["    cmp    r2, r3", "    blo    1b"]
+    homes["r0"] = 44
+    sput = lambda r: t2.str_(r, "sp", homes[r])
+    edge, lines = out_stepped_edge(sget, sput, 32, "next", "r7", reload=("r0",), held={"r0"})
+    assert [i.text() for i in edge] == ["ldr    r3, [sp, #56]", "ldr    r2, [sp, #52]", "str    r7, [sp, #48]",
+                                        "add    r2, r7, r2"]
+    assert lines[-2:] == ["    cmp    r7, r3", "    blo    1b"]
+    edge, lines = out_stepped_edge(sget, sput, 32, "next", "r3", reload=("r0",))   # out must outlive the reloads
+    assert [i.text() for i in edge[:1]] + [i.text() for i in edge[-2:]] == [
+        "mov    r1, r3", "str    r1, [sp, #48]", "add    r2, r1, r2"] and "ldr    r0, [sp, #44]" in [i.text() for i in edge]
+    edge, lines = out_stepped_edge(sget, sput, 32, "next", None)                   # out not stepped by the body
+    assert [i.text() for i in edge[:2]] == ["ldr    r1, [sp, #48]", "add    r1, r1, #32"] and lines[-2] == "    cmp    r1, r3"
 
 
 def test_post_indexed_out_steps_out_with_its_word_0_store_or_not_at_all():

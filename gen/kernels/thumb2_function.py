@@ -38,7 +38,7 @@ The registers, the calling convention, the frame instructions and the printing c
 ISA interface (gen/isa/base.py; ``isa`` argument, default Thumb-2).  The frame's shape (one
 push of the homed arguments, the callee-saved registers and the link register, whose slots are
 the homes) is the AAPCS one; ``split_frame``, the loop helpers (``looped_lines``,
-``entered_loop_lines``, ``stepping_edge``, ``loop_figures``, ``live_in``) and ``execute`` below
+``entered_loop_lines``, ``out_stepped``, ``out_stepped_edge``, ``loop_figures``, ``live_in``) and ``execute`` below
 read Thumb-2 functions only.
 """
 from __future__ import annotations
@@ -310,21 +310,6 @@ def held_at_end(body: list, get, regs) -> frozenset:
     return frozenset(r for r, ok in held.items() if ok)
 
 
-def stepping_edge(get, put, step_bytes: int, note: str, reload=(), pair_store: int | None = None,
-                  held=frozenset()) -> tuple:
-    """The back edge of a loop over in (r2) up to a bound (r3), writing out (r1), as (instructions,
-    printed lines): in, the bound and out reloaded by ``get`` (argument register -> instruction),
-    then the registers in ``reload``, in and out advanced by ``step_bytes`` and stored back, with
-    one STRD at ``pair_store`` (out's home; in's is the word above) or by ``put``, then
-    ``cmp r2, r3; blo 1b``.  A register in ``held`` (``held_at_end``: the body left its pointer in
-    it) is not reloaded.  The instructions leave out the compare and the branch."""
-    add = lambda r: t2.Insn("add", dst=r, srcs=(r,), imm=step_bytes)
-    edge = [get(r) for r in ("r2", "r3", "r1", *reload) if r not in held] + [add("r2"), add("r1")]
-    edge += ([t2.Insn("strd", srcs=("r1", "r2"), base="sp", offset=pair_store)] if pair_store is not None
-             else [put("r1"), put("r2")])
-    return edge, [f"    {i.text()}    @ {note}" for i in edge] + ["    cmp    r2, r3", "    blo    1b"]
-
-
 def post_indexed_out(body: list, step_bytes: int) -> tuple[list, str | None]:
     """``body`` with its store of out's word 0 post-indexed by ``step_bytes`` (``str rX, [rO],
     #32``: the same cycles as ``str rX, [rO]``), so the loop's out pointer steps for free, and the
@@ -351,24 +336,28 @@ def post_indexed_out(body: list, step_bytes: int) -> tuple[list, str | None]:
 
 
 #: the entry of an out-stepped loop (``out_stepped_edge``): before the push, with the count n in
-#: r3: the bound becomes the output's end, and in's home will hold in - out
-OUT_STEPPED_ENTRY = ("    add    r3, r1, r3, lsl #{shift}    @ r3 = out + {step} n, the end of the output",
-                     "    sub    r2, r2, r1    @ r2 = in - out: in's home keeps it, the back edge adds it to out")
+#: r3, the bound becomes the output's end (OUT_END) and r2 in - out (IN_MINUS_OUT), what the homes keep
+OUT_END = "    add    r3, r1, r3, lsl #{shift}    @ r3 = out + {step} n, the end of the output"
+IN_MINUS_OUT = "    sub    r2, r2, r1    @ r2 = in - out: in's home keeps it, the back edge adds it to out"
 #: after the homes (``split_frame`` counts it in the prologue): in again for the first step
 IN_AGAIN = t2.Insn("add", dst="r2", srcs=("r1", "r2"), note="home: in = out + (in - out), for the first step")
 
 
 def out_stepped_entry(step_bytes: int) -> list:
-    """``OUT_STEPPED_ENTRY`` for steps of ``step_bytes`` (a power of two)."""
+    """The entry lines for steps of ``step_bytes`` (a power of two: one shifted ADD)."""
     assert step_bytes & (step_bytes - 1) == 0, step_bytes
-    return [ln.format(shift=step_bytes.bit_length() - 1, step=step_bytes) for ln in OUT_STEPPED_ENTRY]
+    return [OUT_END.format(shift=step_bytes.bit_length() - 1, step=step_bytes), IN_MINUS_OUT]
 
 
-def out_stepped(insns: list, step_bytes: int) -> tuple[list, str | None]:
+def out_stepped(insns: list, step_bytes: int, in_home=None) -> tuple[list, str | None]:
     """Function ``insns`` made an out-stepped loop's: ``IN_AGAIN`` after its prologue and its body
     ``post_indexed_out``; with the register holding the next out (None: the store could not
-    step it, ``out_stepped_edge`` adds)."""
+    step it, ``out_stepped_edge`` adds).  ``in_home``: the instruction that reloads in from its
+    home; the body must not contain it (the home holds in - out)."""
     start, end, _ = split_frame(insns)
+    key = lambda i: (i.mnem, i.srcs, i.base, i.offset)
+    if in_home is not None and any(key(i) == key(in_home) for i in insns[start:end]):
+        raise ValueError("out_stepped: the body reloads in, whose home holds in - out")
     body, reg = post_indexed_out(insns[start:end], step_bytes)
     return insns[:start] + [IN_AGAIN] + body + insns[end:], reg
 
