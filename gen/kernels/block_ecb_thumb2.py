@@ -24,13 +24,13 @@ a branch or an address; n = 0 is not allowed (it runs one step).
 """
 from __future__ import annotations
 
-from gen.cores import timing as T
-from gen.isa import thumb2 as t2
 from dataclasses import replace
 
+from gen.cores import timing as T
+from gen.isa import thumb2 as t2
 from gen.kernels.thumb2_function import (IN_AGAIN, IN_MINUS_OUT, Function, entered_loop_lines, held_at_end,
                                           home_moves, homed_live_in, loop_figures, out_stepped, out_stepped_edge,
-                                          split_frame)
+                                          split_frame, stepped_out)
 
 def end_pointer(step_bytes: int) -> list[str]:
     """r3 = r1 + step_bytes * r3 (the output's end) without a scratch register: one ADD with a
@@ -83,8 +83,7 @@ def back_edge(fn: Function, step_bytes: int) -> tuple[list, list]:
     body = fn.insns[start:end]
     rk = ("r0",) if "r0" in homed_live_in(fn) else ()
     get, put = home_moves(fn)
-    stepped = [i for i in body if i.post is not None]
-    return out_stepped_edge(get, put, step_bytes, "next step", stepped[-1].base if stepped else None,
+    return out_stepped_edge(get, put, step_bytes, "next step", stepped_out(body),
                             reload=rk, held=held_at_end(body, get, rk))
 
 

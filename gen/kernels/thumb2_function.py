@@ -362,6 +362,13 @@ def out_stepped(insns: list, step_bytes: int, in_home=None) -> tuple[list, str |
     return insns[:start] + [IN_AGAIN] + body + insns[end:], reg
 
 
+def stepped_out(body: list) -> str | None:
+    """The register that holds the next out at the end of an out-stepped ``body`` (the base of
+    its post-indexed store), None if no store steps it."""
+    stepped = [i for i in body if i.post is not None]
+    return stepped[-1].base if stepped else None
+
+
 def out_stepped_edge(get, put, step_bytes: int, note: str, out_reg: str | None, reload=(),
                      held=frozenset()) -> tuple:
     """The back edge of a loop over out up to its end (r3's home: ``out_stepped_entry``), in being

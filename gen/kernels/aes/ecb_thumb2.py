@@ -40,7 +40,7 @@ from gen.kernels.aes import fixsliced as AF
 from gen.kernels.aes import keyschedule as aes_keyschedule
 from gen.kernels.aes import thumb2 as A
 from gen.kernels.thumb2_function import (entered_loop_lines, held_at_end, loop_figures, out_stepped,
-                                        out_stepped_edge, out_stepped_entry, split_frame)
+                                        out_stepped_edge, out_stepped_entry, split_frame, stepped_out)
 from gen.sched import listsched
 
 
@@ -76,8 +76,7 @@ def loop_edge(c: A.Compiled) -> tuple[list, list]:
     """``back_edge`` of the compiled kernel ``c`` (``compile_kernel``'s: out-stepped)."""
     start, end, frame = split_frame(c.insns)
     body = c.insns[start:end]
-    stepped = [i for i in body if i.post is not None]
-    return back_edge(frame, c.fpu_homes, body, stepped[-1].base if stepped else None)
+    return back_edge(frame, c.fpu_homes, body, stepped_out(body))
 
 
 def figures(c: A.Compiled, core: str) -> tuple[int, int]:
@@ -91,8 +90,8 @@ def figures(c: A.Compiled, core: str) -> tuple[int, int]:
 def compile_kernel(keybits: int, slicing: str, core: str, seed: int = 0, spill: str = "stack", **kw) -> A.Compiled:
     """The kernel ``aes_encrypt_pairs`` loops: ``compile_encrypt2`` with r3's home (``count``) and,
     with spill = fpu, the homes in FPU registers and two rounds' keys in s16-s31 (A.FPU_RK_ROUNDS);
-    made out-stepped (thumb2_function.out_stepped:
-    in again after the prologue, out's word 0 stored post-indexed)."""
+    made out-stepped (thumb2_function.out_stepped: in again after the prologue, out's word 0
+    stored post-indexed)."""
     fpu = spill == "fpu"
     kw.setdefault("fpu_rk", A.FPU_RK_ROUNDS if fpu else ())
     c = A.compile_encrypt2(keybits, slicing, core, seed, spill=spill, count=True, fpu_homes=fpu, **kw)
