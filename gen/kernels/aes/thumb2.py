@@ -388,8 +388,8 @@ def compile_encrypt2(keybits: int, slicing: str, core: str, seed: int = 0,
     if fpu_rk and not fpu_homes:
         raise ValueError("compile_encrypt2: fpu_rk needs fpu_homes")
     nr = AF.check_args(keybits, slicing)
-    if len(fpu_rk) > 2 or list(fpu_rk) != list(range(fpu_rk[0], fpu_rk[0] + len(fpu_rk)) if fpu_rk else []) \
-            or not all(0 <= j <= nr for j in fpu_rk):
+    if fpu_rk and (len(fpu_rk) > 2 or tuple(fpu_rk) != tuple(range(fpu_rk[0], fpu_rk[0] + len(fpu_rk)))
+                   or not 0 <= fpu_rk[0] <= fpu_rk[-1] <= nr):
         raise ValueError(f"compile_encrypt2: fpu_rk must be one or two consecutive rounds of 0..{nr} (got {fpu_rk!r})")
     fpu_words = {("rk", 8 * j + i): f"s{FPU_RK + 8 * k + i}" for k, j in enumerate(fpu_rk) for i in range(8)}
     if xor and count:
