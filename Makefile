@@ -1,5 +1,5 @@
 # slicegen: `make` builds the default drops into out/; `make test` runs the whole suite;
-# `make vendor-check` builds every drop under every flag set of emu/flagsets.py (test_vendoring).
+# `make vendor-check` builds every drop under every flag set of emu/vendoring/flagsets.py (test_vendoring).
 # All do their own idempotent set-up: a .venv with the pinned Python packages, and from Debian
 # when missing: arm-none-eabi-gcc (with newlib's headers), the host gcc/g++, clang with its
 # sanitizer runtimes (the vendoring checks), and for armv8a aarch64-linux-gnu-gcc, llvm-19

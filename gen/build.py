@@ -1,7 +1,7 @@
 """The build pipeline: config -> header -> compile -> validate -> measure -> drop.
 
 Nothing is written to the output folder unless every step passed; the drop then appears in
-one rename (gen/drop.py).
+one rename (gen/drop/write.py).
 """
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from gen import generate
 from gen.config import Config
-from gen.drop import write_drop
+from gen.drop import render as generate
+from gen.drop.write import write_drop
+from gen.kernels.face.aes_face import face_cache_bytes
 from gen.version import GENERATOR_VERSION
-from emu import scenarios
-from emu.validate import progress
+from emu.checks import scenarios
+from emu.checks.validate import progress
 
 
 class ConstantTimeError(Exception):
@@ -52,9 +53,10 @@ def build(config: Config, command: str, out_dir: Path) -> BuildResult:
         work = Path(tmp)
         hpath = work / f"{config.name}.h"
         hpath.write_text(header)
+        face = getattr(config, "face", "off")
         drop = scenarios.Drop(hpath, config.prefix, config.target, config.spec, config.mode, config.sha256(),
                               ks.ct_extra_lengths, ks.rk_words + (ks.ghash.words if ks.ghash else 0), ks.core,
-                              face=getattr(config, "face", "off"))
+                              face=face, face_cache_bytes=face_cache_bytes(face) if face != "off" else 0)
         progress(f"{config.name}: compiling")
         firmware = scenario.firmware(drop, work)
         progress(f"{config.name}: validating")

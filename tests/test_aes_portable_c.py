@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from gen.kernels.aes.fixsliced import portable_c
+from gen.kernels.aes.portable import portable_c
 
 COMBOS = [(kb, sl) for kb in (128, 192, 256) for sl in ("ffs", "sfs")]
 FLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-O2"]

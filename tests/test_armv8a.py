@@ -12,13 +12,22 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from emu import bench_mca, differential, qemu, scenarios, vectors
+from emu.bench import mca as bench_mca
+
+from emu.checks import differential
+
+from emu.checks import qemu
+
+from emu.checks import scenarios
+
+from emu.checks import vectors
 from emu import platforms as _platforms
-from emu.toolchain import BuildError
-from emu.machine import EmulationError, Machine
-from emu.runner import EmuRunner
-from emu.validate import alignment_flags
-from gen import generate, presets
+from emu.machines.toolchain import BuildError
+from emu.machines.machine import EmulationError, Machine
+from emu.checks.runner import EmuRunner
+from emu.checks.validate import alignment_flags
+from gen import presets
+from gen.drop import render as generate
 from gen.config import from_dict
 from gen.errors import ConfigError
 from gen.kernels.armv8 import choose, ghash, stitched

@@ -1,4 +1,4 @@
-"""emu/bench.py, `slicegen bench` (gen/bench_cli.py) and the README table (gen/report.py).
+"""emu/bench/drop.py, `slicegen bench` (gen/cli/bench.py) and the README table (gen/report/tables.py).
 
 The drop is generated from the aes128gcm-portable preset and written as a drop folder without
 running the full validation (that is tests/test_drops.py's job); benchmarking it takes a few
@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from emu import bench
-from emu.bench import bench_drop
-from gen import generate, presets, report
-from gen.bench_cli import cmd_bench, format_table
-from gen.drop import write_drop
+from emu.bench import drop as bench
+from emu.bench.drop import bench_drop
+from gen import presets
+from gen.drop import render as generate
+from gen.report import tables as report
+from gen.cli.bench import cmd_bench, format_table
+from gen.drop.write import write_drop
 from gen.errors import ConfigError
 
 PRESET = "aes128gcm-portable"
@@ -116,7 +118,7 @@ def test_bench_rejects_a_missing_function(drop, tmp_path):
 
 
 def _renamed_firmware(path, config, tmp_path):
-    from emu import toolchain
+    from emu.machines import toolchain
     fw = toolchain.build_firmware(path / f"{config.name}.h", config.prefix, config.target, tmp_path)
     fw.symbols = {k: v for k, v in fw.symbols.items() if k != f"{config.prefix}_ghash"}
     return fw
@@ -209,7 +211,7 @@ FACE_PRESET = "aes128gcm-portable-face-r2"
 
 
 def _firmware(path, config, tmp_path):
-    from emu import toolchain
+    from emu.machines import toolchain
     return toolchain.build_firmware(path / f"{config.name}.h", config.prefix, config.target, tmp_path)
 
 
@@ -255,8 +257,8 @@ def test_gctr_plus_ghash_is_the_total(drop, metrics, tmp_path):
 
 def test_cycle_counter_attribution_matches_plain_counter(drop, tmp_path):
     """The same call, counted with and without per-function attribution: the same total."""
-    from emu import layout
-    from emu.cycles import CycleCounter
+    from emu.machines import layout
+    from emu.bench.cycles import CycleCounter
     path, config, _ = drop
     fw = _firmware(path, config, tmp_path)
     b = bench._Bench(fw, config.prefix)

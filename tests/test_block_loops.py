@@ -2,7 +2,7 @@
 its whole run in one call of ``encrypt_blocks_n``. Counter mode (gen/kernels/block_ctr_thumb2.py,
 SPEEDY): ctr_update runs its whole blocks in one call of ``ctr_blocks``, the XOR fused and the
 counter stepped in the loop. The generator's figures for a step of each loop (and for one
-``encrypt_blocks`` call) agree with the emulated cycle model (emu/cycles.py) on the core's own
+``encrypt_blocks`` call) agree with the emulated cycle model (emu/bench/cycles.py) on the core's own
 CPU model; the loops give the reference model's output, in place too, across a counter wrap; ECB
 drops have no ctr kernel, counter-mode drops keep the straight-line ``encrypt_blocks``."""
 from __future__ import annotations
@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from emu.blockcipher import ctr_reference, ecb_reference
-from gen import generate, presets
+from emu.checks.blockcipher import ctr_reference, ecb_reference
+from gen import presets
+from gen.drop import render as generate
 from gen.kernels import block_ecb_thumb2 as ECB
 from tests.test_face import HarnessMachine
 

@@ -1,5 +1,5 @@
 """The ecb/ctr mode layer (gen/modes/block.py, templates/block_*.j2) and the block-cipher checks
-(emu/blockcipher.py, emu/ct_block.py), end to end on AES-128 in portable C: the fixsliced
+(emu/checks/blockcipher.py, emu/ct/block.py), end to end on AES-128 in portable C: the fixsliced
 kernel takes two blocks per call, so the glue's padded last ECB call and its two-counter
 refill are exercised; AES also has pyca/cryptography as a second oracle. Mutations prove that
 the checks can fail: a counter step of 3, a key-dependent branch in init."""
@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from emu import blockcipher, scenarios
-from emu.ct_block import check_block_drop
-from emu.validate import ValidationError
-from gen import generate
+from emu.checks import blockcipher
+
+from emu.checks import scenarios
+from emu.ct.block import check_block_drop
+from emu.checks.validate import ValidationError
+from gen.drop import render as generate
 from gen.build import build
 from gen.config import from_dict
 

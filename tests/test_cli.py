@@ -3,7 +3,7 @@ import subprocess
 import sys
 
 from gen import presets
-from gen.cli import main
+from gen.cli.commands import main
 from tests.conftest import ROOT
 
 
@@ -88,7 +88,8 @@ def test_validate_fails_on_a_tampered_drop(tmp_path):
 def test_a_drop_that_fails_the_constant_time_check_is_not_written(tmp_path, monkeypatch):
     """An early-exit tag compare slipped into the glue: the build refuses to write the drop."""
     import pytest
-    from gen import build as build_mod, generate
+    from gen import build as build_mod
+    from gen.drop import render as generate
     real = generate.header
     loop = "for (i = 0; i + 4 <= taglen; i += 4) {"       # tag_diff's word loop
 
@@ -120,3 +121,10 @@ def test_parallel_build_writes_the_same_drops(tmp_path):
     for n in names:
         for f in (f"{n}.h", "manifest.json"):
             assert (one / n / f).read_bytes() == (two / n / f).read_bytes()
+
+
+def test_version_prints_the_generator_version():
+    from gen.version import GENERATOR_VERSION
+    proc = run_cli("--version")
+    assert proc.returncode == 0 and proc.stdout.strip() == f"slicegen {GENERATOR_VERSION}"
+    assert "AES-GCM, Rijndael-256, SPEEDY" in " ".join(run_cli("--help").stdout.split())

@@ -1,4 +1,4 @@
-"""The constant-time checker (emu/ct.py) must be able to fail: deliberately leaky kernels are
+"""The constant-time checker (emu/ct/checker.py) must be able to fail: deliberately leaky kernels are
 flagged at the right instruction, constant-time code is verified, the hooks see every
 instruction, and whole drops come out right (portable aes128: verified; with a secret-indexed
 table in GHASH or an early-exit tag compare: not-constant-time, naming the function)."""
@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from unicorn import UC_HOOK_CODE
 
-from emu import ct
-from emu.machine import Machine
-from gen import generate, presets
+from emu.ct import checker as ct
+from emu.machines.machine import Machine
+from gen import presets
+from gen.drop import render as generate
 
 SNIPPETS = r"""
 .macro FUNC name

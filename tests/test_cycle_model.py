@@ -1,5 +1,5 @@
 """Unit tests of the timing table (gen/cores/timing.py) and the Unicorn cycle model
-(emu/cycles.py): TRM examples, block-boundary corrections, data-dependent M3 multiplies,
+(emu/bench/cycles.py): TRM examples, block-boundary corrections, data-dependent M3 multiplies,
 agreement of the static and the executed model, and speed."""
 
 import os
@@ -14,7 +14,7 @@ from unicorn import Uc, UC_ARCH_ARM, UC_MODE_THUMB, UcError
 from unicorn import arm_const as A
 
 from gen.cores import cortex_m3, timing as T
-from emu.cycles import CycleCounter, straight_line_cycles
+from emu.bench.cycles import CycleCounter, straight_line_cycles
 
 P = T.P
 CODE = 0x0001_0000

@@ -4,9 +4,9 @@ import json
 import pytest
 
 from gen import presets
-from gen.cli import main
+from gen.cli.commands import main
 from gen.errors import ConfigError
-from gen.explore import best, read_log, reproducible, schedule_cycles, search
+from gen.explore.search import best, read_log, reproducible, schedule_cycles, search
 
 PRESET = "aes128gcm-m4-ffs"
 

@@ -5,9 +5,15 @@ import json
 
 import pytest
 
-from gen import explore, explore_circuit as EC, explore_orders as EO, presets
+from gen import presets
+
+from gen.explore import search as explore
+
+from gen.explore import circuit as EC
+
+from gen.explore import orders as EO
 from gen.circuits import aes_sbox
-from gen.cli import main
+from gen.cli.commands import main
 from gen.errors import ConfigError
 from gen.kernels.aes import thumb2 as aes_thumb2
 

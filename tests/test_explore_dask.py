@@ -6,10 +6,10 @@ import pytest
 from distributed import LocalCluster
 
 from gen import presets
-from gen.cli import main
-from gen import explore_pool
+from gen.cli.commands import main
+from gen.explore import pool as explore_pool
 from gen.errors import ConfigError
-from gen.explore import reproducible, search
+from gen.explore.search import reproducible, search
 
 PRESET = "aes128gcm-m4-ffs"
 

@@ -6,8 +6,12 @@ import json
 
 import pytest
 
-from gen import explore, explore_orders as EO, presets
-from gen.cli import main
+from gen import presets
+
+from gen.explore import search as explore
+
+from gen.explore import orders as EO
+from gen.cli.commands import main
 from gen.errors import ConfigError
 from gen.kernels.aes import ecb_thumb2 as aes_ecb_thumb2, thumb2 as aes_thumb2
 from gen.isa import thumb2 as t2
@@ -128,7 +132,7 @@ def test_the_seed_search_scores_every_scheduled_kernel_by_its_own_figure(preset,
 
 def test_alloc_policies_start_from_the_kernel_policy_and_run_on_the_m3():
     import inspect
-    from gen import explore_alloc as EA
+    from gen.explore import alloc as EA
     from gen.sched import regalloc
     defaults = {k: p.default for k, p in inspect.signature(regalloc.allocate).parameters.items()
                 if k in ("clean_bonus", "pick")}
@@ -146,7 +150,7 @@ def test_alloc_policies_start_from_the_kernel_policy_and_run_on_the_m3():
 
 
 def test_cpsat_finds_the_least_register_pressure_order_and_it_is_a_candidate():
-    from gen.explore_cpsat import maxlive, maxlive_order
+    from gen.explore.cpsat import maxlive, maxlive_order
     prog = aes_thumb2.segment_program(KIND)
     order, live, bound, status = maxlive_order(prog, 5)
     assert status == "OPTIMAL" and live == bound == maxlive(prog, order)
@@ -212,7 +216,7 @@ def test_orders_and_alloc_spaces_score_the_kernel_the_configuration_builds():
     """A size configuration's candidates are its looped kernel (pair segments), a balanced one's
     the XOR-fused encrypt2 its ctr_pairs runs; each runs in Unicorn against its own IR, and a
     broken looped kernel is caught there."""
-    from gen import explore_alloc as EA
+    from gen.explore import alloc as EA
     from gen.kernels.aes import compact_thumb2 as CT
     size = presets.preset("aes128gcm-m4-size")
     looped = CT.thumb2(size.prefix, 128, "ffs", "cortex-m4", size.seed)

@@ -2,7 +2,7 @@
 import io
 import re
 
-from gen.explore_view import Bar, best_so_far, svg
+from gen.explore.view import Bar, best_so_far, svg
 
 
 class Tty(io.StringIO):

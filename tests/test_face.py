@@ -20,14 +20,17 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gen import generate                                    # noqa: E402
+from gen.drop import render as generate                                    # noqa: E402
 from gen.config import from_dict                            # noqa: E402
 from gen.ir import run                                      # noqa: E402
 from gen.kernels.face import aes_face as aes_face                            # noqa: E402
 from gen.kernels.aes.fixsliced import encrypt2_ir           # noqa: E402
 from gen.kernels.aes.keyschedule import keyschedule_ir      # noqa: E402
-from emu import differential, layout, toolchain, vectors    # noqa: E402
-from emu.runner import HostRunner                           # noqa: E402
+from emu.checks import differential
+from emu.machines import layout
+from emu.machines import toolchain
+from emu.checks import vectors    # noqa: E402
+from emu.checks.runner import HostRunner                           # noqa: E402
 
 KEYBITS = (128, 192, 256)
 
@@ -197,7 +200,7 @@ def test_drop_nist_files_host(keybits, face, slicing):
 
 
 def test_drop_emulated_cortex_m4_r2():
-    from emu.validate import validate
+    from emu.checks.validate import validate
     hp, prefix = _header(128, "r2")
     report = validate(hp, prefix, "portable", 128, "face-test", hp.parent)
     assert report.nist_failed == 0 and report.nist_passed > 0 and report.differential_cases > 0
@@ -370,8 +373,8 @@ class HarnessMachine:
 
     def __init__(self, hp: Path, prefix: str, face: str, core: str, source: str, stem: str, keybits: int,
                  cflags: tuple = ()):
-        from emu.cycles import CycleCounter
-        from emu.machine import Machine
+        from emu.bench.cycles import CycleCounter
+        from emu.machines.machine import Machine
         work = hp.parent
         src = work / f"{stem}_harness.c"
         src.write_text(source)

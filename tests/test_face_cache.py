@@ -16,11 +16,13 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gen import generate                                    # noqa: E402
+from gen.drop import render as generate                                    # noqa: E402
 from gen.config import from_dict                            # noqa: E402
 from gen.kernels.face import aes_face                       # noqa: E402
-from emu import ct_face_cache, face_cache, vectors          # noqa: E402
-from emu.face_cache import CachedDrop, consecutive_ivs      # noqa: E402
+from emu.ct import face_cache as ct_face_cache
+from emu.bench import face_cache
+from emu.checks import vectors          # noqa: E402
+from emu.bench.face_cache import CachedDrop, consecutive_ivs      # noqa: E402
 
 ECACHE = -3
 
@@ -405,9 +407,9 @@ def test_ir_c2_of_two_blocks_and_cached_encrypt2(keybits, slicing):
 
 
 def test_report_table_of_the_cached_figures():
-    """gen/report.py's "FACE across messages" table: GCTR and GCM savings at 64 B and 4 KiB of the
+    """gen/report/tables.py's "FACE across messages" table: GCTR and GCM savings at 64 B and 4 KiB of the
     cached calls against the face-off twin, the cache's RAM; no table without cached figures."""
-    from gen import report
+    from gen.report import tables as report
 
     def manifest(name, face, gctr, gcm, fc=None):
         met = {"cycles": dict(gcm), "cycles_per_byte": {n: round(c / int(n), 2) for n, c in gcm.items()},

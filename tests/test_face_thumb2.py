@@ -19,12 +19,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gen import generate, ir                                # noqa: E402
+from gen import ir
+
+from gen.drop import render as generate                                # noqa: E402
 from gen.config import from_dict                            # noqa: E402
 from gen.isa import thumb2 as t2                            # noqa: E402
 from gen.kernels.thumb2_function import Param, compile_function, execute   # noqa: E402
-from emu import toolchain                                   # noqa: E402
-from emu.machine import Machine                             # noqa: E402
+from emu.machines import toolchain                                   # noqa: E402
+from emu.machines.machine import Machine                             # noqa: E402
 
 from tests.test_face import (CTR_HARNESS, GCTR_HARNESS, HarnessMachine, _ecb,  # noqa: E402
                              _inc32_blocks, _ref_keystream)
@@ -138,7 +140,7 @@ def test_gctr_equals_plain_kernel_and_cycle_target():
     # cycles than face = off on the cycle model (seed 0).
     assert c_r2 < 0.93 * c_off, (c_r2, c_off, 1 - c_r2 / c_off)
     assert c_r1 < 0.96 * c_off, (c_r1, c_off, 1 - c_r1 / c_off)
-    # GCTR as GCM runs it (update, GHASH off; what emu/bench.py's gctr_cycles measures): r2 about
+    # GCTR as GCM runs it (update, GHASH off; what emu/bench/drop.py's gctr_cycles measures): r2 about
     # 14 %, r1 about 10 % fewer cycles than off, whose plain path is the XOR-fused ctr_pairs loop
     # too (the FACE kernels take that loop's orders and allocation policy, so issue 18's
     # recomputing allocator made both faster). The issue's 20 % is NOT reached: a FACE r2 pair in its loop is 21.7 % cheaper than a

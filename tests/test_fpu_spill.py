@@ -9,9 +9,13 @@ import subprocess
 
 import pytest
 
-from emu import layout, thumb2_classify, toolchain
-from emu.machine import Machine
-from gen import generate
+from emu.machines import layout
+
+from emu.platforms import thumb2_classify
+
+from emu.machines import toolchain
+from emu.machines.machine import Machine
+from gen.drop import render as generate
 from gen.config import from_dict
 from gen.errors import ConfigError
 from gen.isa import thumb2 as t2
@@ -162,7 +166,9 @@ def test_explore_scores_and_guards_the_fpu_kernel_as_built():
     """`slicegen explore` on a spill = fpu preset scores the FPU kernel, and the --write-orders
     guard prices it beside the stack kernel of the same cipher (not deduplicated away), under the
     S-box kind it reads (its own 'fpu:' order, or the stack kernels' before it has one)."""
-    from gen import explore, explore_orders as EO, presets
+    from gen import presets
+    from gen.explore import search as explore
+    from gen.explore import orders as EO
     from gen.kernels.aes import ecb_thumb2
     fpu, stack = presets.preset("aes128gcm-m4f-ffs"), presets.preset("aes128gcm-m4-ffs")
     line = explore.score(fpu, 0)

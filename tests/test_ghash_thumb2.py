@@ -6,8 +6,8 @@ import subprocess
 
 import pytest
 
-from emu import toolchain as tc
-from emu.ghash_measure import GhashRunner, build_ghash_firmware
+from emu.machines import toolchain as tc
+from emu.bench.ghash import GhashRunner, build_ghash_firmware
 from gen.kernels.ghash import model as m
 from gen.kernels.ghash import tables as ghash_tables
 from gen.kernels.ghash.thumb2 import (GROUP_BLOCKS, IMPLS, bmul32_chained, bmul32_grouped, h_prime,
@@ -109,12 +109,12 @@ def test_ctmul_time_does_not_depend_on_data(fw):
 
 
 def test_ctmul_trace_equivalence(fw):
-    """emu/ct.py: same instruction addresses, data addresses and (M3) multiply timing
+    """emu/ct/checker.py: same instruction addresses, data addresses and (M3) multiply timing
     classes for different H, y and data at a fixed, public length."""
     impl, core, f = fw
     if impl != "ctmul":
         return
-    from emu.ct import check_function
+    from emu.ct.checker import check_function
     run = GhashRunner(f)
     rng = random.Random(5)
     nblocks = 2 * GROUP_BLOCKS[core] + 1
@@ -286,7 +286,7 @@ def test_reduction_table():
     assert r8[1] << 112 == m.gf128_mul_ref(1, 1 << 119)
 
 
-#: modelled cycles of {prefix}_ghash_init (emu/cycles.py), upper bounds pinned from what the
+#: modelled cycles of {prefix}_ghash_init (emu/bench/cycles.py), upper bounds pinned from what the
 #: generated code achieves (ctmul powers through the generated 1-block multiply, tables built
 #: by doubling); before: ctmul 32198 (M4) / 34846 (M3), table4 ~5400, table8 ~79000.
 #: ctmul M4 computes H^1..H^8 since GROUP_BLOCKS is 8 there (was 4: ~2940): ~6550
@@ -324,11 +324,11 @@ def test_init_cycles_bounded(fw):
 
 
 def test_init_trace_equivalence(fw):
-    """emu/ct.py on init (for ctmul with the blocks calls it makes): same instruction and
+    """emu/ct/checker.py on init (for ctmul with the blocks calls it makes): same instruction and
     data addresses (and M3 multiply timing classes) for different H.  The table builds are
     checked too: only their *use* in blocks is not constant time."""
     impl, core, f = fw
-    from emu.ct import check_function
+    from emu.ct.checker import check_function
     run = GhashRunner(f)
     rng = random.Random(6)
     secrets = [rng.randbytes(16), bytes(16), b"\xff" * 16, b"\x80" + bytes(15), bytes(15) + b"\x01"]

@@ -1,6 +1,6 @@
 """The generator's own cycle figures of its asm kernels (``KernelSet.kernel_cycles``, written to
 the manifest as ``metrics.kernel_cycles`` and shown in the README's FACE kernel table) agree with
-the emulated cycle model (emu/cycles.py) running the same code on Unicorn.
+the emulated cycle model (emu/bench/cycles.py) running the same code on Unicorn.
 
 A loop step is measured as (cycles with n = 3 pairs - cycles with n = 1) / 2, so the call, the
 prologue and the epilogue cancel; a whole call (aes_encrypt2, face_setup, face_fill) is measured
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gen import generate
+from gen.drop import render as generate
 from gen.config import from_dict
 from tests.test_face import GCTR_HARNESS, HarnessMachine
 

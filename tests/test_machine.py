@@ -3,9 +3,9 @@ import time
 
 import pytest
 
-from emu import layout
-from emu.machine import Machine, EmulationError
-from emu.toolchain import assemble
+from emu.machines import layout
+from emu.machines.machine import Machine, EmulationError
+from emu.machines.toolchain import assemble
 
 # sum of six arguments (four in registers, two on the stack), with a push to use some stack
 SUM6 = """

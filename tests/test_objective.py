@@ -12,8 +12,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from emu import toolchain
-from gen import config as C, generate, presets, report, report_size
+from emu.machines import toolchain
+from gen import config as C, presets
+from gen.drop import render as generate
+from gen.report import tables as report
+from gen.report import size as report_size
 from gen.build import build
 from gen.errors import ConfigError
 from gen.ir import run
@@ -202,7 +205,7 @@ def test_compact_drops_do_not_displace_the_speed_rows():
 def test_explore_scores_the_kernel_the_size_drop_ships():
     """explore's candidates for a size configuration are the looped kernel's segments (the seed
     reaches them), not the unrolled encrypt2 the drop does not contain."""
-    from gen import explore
+    from gen.explore import search as explore
     from gen.kernels.aes import compact_thumb2 as CT
     c = presets.preset("aes128gcm-m4-size")
     line = explore.score(c, 0)
@@ -235,7 +238,7 @@ def test_ecb_of_the_one_kernel_matches_pyca(name, tmp_path):
     of the input as counter blocks): against pyca, odd and even block counts, unaligned, in place;
     in emulation on the drop's core."""
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-    from emu.machine import Machine
+    from emu.machines.machine import Machine
     c = presets.preset(name)
     hp = tmp_path / f"{name}.h"
     hp.write_text(generate.header(c, "x")[0])

@@ -147,10 +147,10 @@ def test_seed_changes_schedule_not_result_and_is_deterministic():
 def test_aes_kernel_in_unicorn_matches_ir_and_cycle_model(tmp_path):
     """The printed kernel, assembled and run on Unicorn's Cortex-M3: same outputs as gen.ir.run;
     the emulator's straight-line cycle count of the bytes equals the scheduler's estimate."""
-    from emu import toolchain
-    from emu.cycles import straight_line_cycles
-    from emu.machine import Machine
-    from emu import layout
+    from emu.machines import toolchain
+    from emu.bench.cycles import straight_line_cycles
+    from emu.machines.machine import Machine
+    from emu.machines import layout
     c = aes_thumb2.compile_encrypt2(128, "sfs", "cortex-m3")
     code = toolchain.assemble("\n".join(i.text() for i in c.insns), "cortex-m3", tmp_path)
     assert straight_line_cycles(code, layout.FLASH_BASE, "cortex-m3") == c.cycles

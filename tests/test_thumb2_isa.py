@@ -4,8 +4,8 @@ import pytest
 from gen import ir
 from gen.isa import thumb2 as t2
 from gen.cores import timing as T
-from emu import thumb2_classify
-from emu import toolchain
+from emu.platforms import thumb2_classify
+from emu.machines import toolchain
 
 
 def test_printing_unified_syntax():

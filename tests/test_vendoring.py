@@ -1,4 +1,4 @@
-"""The shipped drops built as firmware trees build them (emu/flagsets.py, emu/vendoring.py):
+"""The shipped drops built as firmware trees build them (emu/vendoring/flagsets.py, emu/vendoring/matrix.py):
 outside the build's own flags, two translation units (one defines the IMPLEMENTATION macro),
 linked with -nostdlib and libgcc only, so a call into libc fails the link.
 
@@ -22,7 +22,11 @@ import json
 
 import pytest
 
-from emu import flagsets, toolchain, vendoring
+from emu.vendoring import flagsets
+
+from emu.machines import toolchain
+
+from emu.vendoring import matrix as vendoring
 from gen import ciphers, presets
 from tests.conftest import ROOT
 
@@ -77,7 +81,7 @@ class Drop:
         self.spec = ciphers.get(self.manifest["cipher"])
         self.keybits = 8 * self.spec.key_bytes
         self.mode = self.manifest["mode"]
-        #: (spec, mode) of a block-cipher drop, None for GCM (emu/vendoring.py's ``block``)
+        #: (spec, mode) of a block-cipher drop, None for GCM (emu/vendoring/matrix.py's ``block``)
         self.block = None if self.mode == "gcm" else (self.spec, self.mode)
 
 

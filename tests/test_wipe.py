@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from emu import layout, toolchain
-from emu.machine import Machine
-from gen import generate
+from emu.machines import layout
+
+from emu.machines import toolchain
+from emu.machines.machine import Machine
+from gen.drop import render as generate
 from gen.config import from_dict
 from gen.kernels import wipe
 

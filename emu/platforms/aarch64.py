@@ -7,7 +7,7 @@ there (DESIGN.md, Unicorn pitfalls). The `armv8a-max` core (UC_CPU_ARM64_MAX) ha
 it is the one to run a kernel that is meant to use EOR3. FP/SIMD is enabled by default in
 unicorn 2.1.4. AAPCS64: x0-x7, then 8-byte stack slots; the return address in x30 (no entry
 bit); the result in x0. Firmware is built with aarch64-linux-gnu-gcc as a freestanding static
-image at the same memory map as the Cortex-M one (emu/layout.py).
+image at the same memory map as the Cortex-M one (emu/machines/layout.py).
 """
 from __future__ import annotations
 

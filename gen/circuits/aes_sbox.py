@@ -8,7 +8,7 @@ technique with applications to cryptology", SEA 2010 (LNCS 6049), the 115-gate c
 113 gates: 32 AND, 77 XOR, 4 XNOR, depth 27): the same top layer and non-linear middle, a bottom
 linear layer two XORs shorter.
 The gates are facts from those sources; the layout below is ours.  Which circuit a kernel uses
-is a choice scored by cycles (`slicegen explore --space circuit`, gen/explore_circuit.py): fewer
+is a choice scored by cycles (`slicegen explore --space circuit`, gen/explore/circuit.py): fewer
 gates do not always mean fewer cycles once the register allocator has to spill.
 
 Bit order: input ``x0`` is the most significant bit of the byte (bit 7) and ``x7`` the least

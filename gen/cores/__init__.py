@@ -1,7 +1,7 @@
 """The cores the generator costs code for: one plain module of tables per core, by name.
 
 ``gen/cores/timing.py`` holds the rules that read the tables (shared with the emulator's
-cycle model, emu/cycles.py).  A new core is a new module plus one line here.
+cycle model, emu/bench/cycles.py).  A new core is a new module plus one line here.
 """
 from gen.cores import cortex_m3, cortex_m4
 

@@ -4,8 +4,8 @@ A few small rule functions over abstract instruction classes, shared by two clie
 
 * the scheduler in ``gen`` (``issue_cycles(cls, core)``, ``pair_adjust(prev, cur)``,
   ``sequence_cycles(infos, core)``);
-* the emulator cycle model in ``emu/cycles.py``, which maps capstone instructions onto the
-  same classes (``emu/thumb2_classify.py``) and costs basic blocks with ``sequence_cycles``.
+* the emulator cycle model in ``emu/bench/cycles.py``, which maps capstone instructions onto the
+  same classes (``emu/platforms/thumb2_classify.py``) and costs basic blocks with ``sequence_cycles``.
 
 The per-core tables (issue cycles per class, the data-dependent classes) are plain modules in
 ``gen/cores/`` (``cortex_m4.py``, ``cortex_m3.py``); ``core`` arguments name one of them.

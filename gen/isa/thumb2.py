@@ -151,7 +151,7 @@ class Insn:
         return ISAS.index(self.isa) <= ISAS.index(CORE_ISA[core])
 
     def timing(self) -> T.Insn:
-        """The record gen.cores.timing costs (same fields emu/cycles.py derives from bytes)."""
+        """The record gen.cores.timing costs (same fields emu/bench/cycles.py derives from bytes)."""
         return T.Insn(cls=self.cls, n=len(self.regs), writes=self.writes() - {"pc"},
                       addr_regs=self.addr_regs(), reads=self.reads(), mnemonic=self.mnem)
 

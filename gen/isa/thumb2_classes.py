@@ -2,7 +2,7 @@
 
 The ISA side of the one timing table: ``gen/isa/thumb2.py`` classes the instructions it
 builds with ``class_of_mnemonic``, and the emulator's capstone bridge
-(``emu/thumb2_classify.py``) classes the instructions it decodes with the same function, so
+(``emu/platforms/thumb2_classify.py``) classes the instructions it decodes with the same function, so
 the generator and the cycle model cannot disagree on a class.  Mnemonics are in capstone's
 spelling after ``base_mnemonic`` (no ``.w``/``.n``, no condition suffix); a trailing S (flag
 setting) is tried both ways.

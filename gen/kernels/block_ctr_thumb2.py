@@ -77,8 +77,7 @@ def figures(fn: TF.Function, block_bytes: int, core: str) -> int:
 
 def compile_kernel(encrypt: ir.Program, prefix: str, core: str, seed: int, strategies) -> TF.Function:
     """The fused program compiled like the kernel (the cheapest of ``strategies``, rk pinned)."""
-    from gen.kernels.block_thumb2 import cheapest
-    return cheapest(with_message(encrypt), f"{prefix}_ctr_blocks", PARAMS, core, seed, strategies,
+    return TF.cheapest(with_message(encrypt), f"{prefix}_ctr_blocks", PARAMS, core, seed, strategies,
                     pinned=("rk",))
 
 

@@ -11,7 +11,7 @@ FAMILIES = {"speedy": speedy_figures}
 
 
 def strategies(spec) -> tuple:
-    """The list schedulers ``spec``'s Thumb-2 kernels are compiled with (block_thumb2.cheapest)."""
+    """The list schedulers ``spec``'s Thumb-2 kernels are compiled with (thumb2_function.cheapest)."""
     return getattr(FAMILIES.get(spec.family), "STRATEGIES", ("pressure",))
 
 

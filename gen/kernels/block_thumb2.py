@@ -27,13 +27,6 @@ ENC_PARAMS = [TF.Param("rk", "const uint32_t *", "rk"), TF.Param("out", "uint8_t
               TF.Param("in", "const uint8_t *", "in")]
 
 
-def cheapest(program, name: str, params, core: str, seed: int = 0, strategies=("pressure",), **kw) -> TF.Function:
-    """``program`` compiled with each scheduling strategy in turn; the fewest modelled cycles
-    wins (ties: the first strategy)."""
-    fns = [TF.compile_function(program, name, params, core, seed, strategy=s, **kw) for s in strategies]
-    return min(fns, key=lambda fn: fn.cycles)
-
-
 def thumb2(prefix: str, spec, core: str, seed: int = 0, strategies=("pressure",), loop: bool = False,
            ctr: bool = False, **options) -> BlockKernel:
     """``strategies``: the list schedulers to try (thumb2_function.compile_function's
@@ -48,12 +41,12 @@ def thumb2(prefix: str, spec, core: str, seed: int = 0, strategies=("pressure",)
     if spec.family in KEYSCHEDULE:
         kfn = KEYSCHEDULE[spec.family](spec, f"{prefix}_keyschedule", KS_PARAMS, core, seed, **options)
     else:
-        kfn = cheapest(ks, f"{prefix}_keyschedule", KS_PARAMS, core, seed, strategies)
+        kfn = TF.cheapest(ks, f"{prefix}_keyschedule", KS_PARAMS, core, seed, strategies)
     name = f"{prefix}_encrypt_blocks"
     if spec.family in ENCRYPT:
         efn = ENCRYPT[spec.family](spec, name, ENC_PARAMS, core, seed, count=loop, **options)
     else:
-        efn = cheapest(enc, name, ENC_PARAMS, core, seed, strategies, pinned=("rk",), count=loop)
+        efn = TF.cheapest(enc, name, ENC_PARAMS, core, seed, strategies, pinned=("rk",), count=loop)
     rk_words = ks.mems["rk"][0]
     step = enc.mems["in"][0] * 4
     per_call = step // spec.block_bytes

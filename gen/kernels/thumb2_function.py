@@ -446,3 +446,10 @@ def execute(fn: Function, args: list, memory: dict, sp: int = 0x2000F000) -> dic
             memory[sp + 4 * (k - 4)] = a
     t2.execute(fn.insns, regs, memory)
     return regs
+
+
+def cheapest(program, name: str, params, core: str, seed: int = 0, strategies=("pressure",), **kw) -> Function:
+    """``program`` compiled with each scheduling strategy in turn; the fewest modelled cycles
+    wins (ties: the first strategy)."""
+    fns = [compile_function(program, name, params, core, seed, strategy=s, **kw) for s in strategies]
+    return min(fns, key=lambda fn: fn.cycles)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from gen.config import Config
 from gen.kernels.face import aes_face as aes_face
-from gen.kernels.aes import fixsliced as aes_fixsliced
+from gen.kernels.aes import portable as aes_portable
 from gen.kernels import ctr_xor
 from gen.kernels.ghash import ctmul as ghash_ctmul
 from gen.kernels import wipe
@@ -36,7 +36,7 @@ def block_kernels(config: Config) -> KernelSet:
 def aes_gcm_kernels(config: Config) -> KernelSet:
     """Fixsliced AES (two blocks per call), the ctmul GHASH and FACE."""
     keybits = 8 * config.spec.key_bytes
-    aes = aes_fixsliced.portable_c(config.prefix, keybits, config.slicing)
+    aes = aes_portable.portable_c(config.prefix, keybits, config.slicing)
     gh = ghash_ctmul.portable_c(config.prefix, "ctmul64")
     return KernelSet(
         sections=[aes.code, gh.code, ctr_xor.c(config.prefix)] + ([] if config.face == "off" else [

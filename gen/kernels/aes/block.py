@@ -1,6 +1,6 @@
 """Fixsliced AES behind the BlockKernel interface (gen/kernels/block_kernel.py).
 
-Same IR programs as aes_fixsliced.portable_c (encrypt2_ir, aes_keyschedule.keyschedule_ir),
+Same IR programs as aes_portable.portable_c (encrypt2_ir, aes_keyschedule.keyschedule_ir),
 printed under the family-neutral names ``{prefix}_keyschedule`` / ``{prefix}_encrypt_blocks``;
 two 16-byte blocks per call.  ``slicing`` is the AES option (ffs | sfs).
 """

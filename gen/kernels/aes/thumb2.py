@@ -71,7 +71,7 @@ from gen.cores import timing as T
 from gen.sched import listsched, regalloc, reload_pairs, strd_pairs
 
 CORES = ("cortex-m4", "cortex-m3")
-try:    # evaluation orders, written by `slicegen explore --space orders --write-orders` (gen/explore_orders.py)
+try:    # evaluation orders, written by `slicegen explore --space orders --write-orders` (gen/explore/orders.py)
     from gen.kernels.aes.thumb2_orders import ORDERS
 except ImportError:       # pragma: no cover - before the first search
     ORDERS: dict = {}
@@ -353,7 +353,7 @@ SPILLS = ("stack", "fpu")
 
 #: keyword arguments of regalloc.allocate for the kernel (its eviction knobs, clean_bonus and
 #: pick, and ALU rematerialization: gen/sched/remat.py); the others are regalloc's defaults.
-#: gen/explore_alloc.py searches them.  The same policy allocates every kernel that reads the
+#: gen/explore/alloc.py searches them.  The same policy allocates every kernel that reads the
 #: stored 'ark+sbox' order (compact_thumb2, Rijndael-256): the order was found with it.
 #: Measured, AES-128 ffs M4: recompute alone 2,503 -> 2,503 cycles (10 reloads become EORs),
 #: with the order annealed for it 2,483.
@@ -538,11 +538,11 @@ def search_order(kind: str, iters: int = 20000, seed: int = 1, start=None, t0: f
     """Simulated annealing over topological orders of one segment's ops (a move takes one op
     to another place between its last operand and its first consumer), minimizing
     ``order_cost``.  Deterministic for a given seed; about 1 ms per step, so it runs offline
-    (``slicegen explore --space orders``, gen/explore_orders.py) and its result is kept in
+    (``slicegen explore --space orders``, gen/explore/orders.py) and its result is kept in
     gen/kernels/aes/thumb2_orders.py.
     ``prog``: another cipher's segment (8 words in, 8 out) in place of ``segment_program(kind)``;
     ``cost``: 'memops' (order_cost), 'cycles' (order_cycles) or a function (prog, order) -> cost
-    (gen/explore_orders.py passes the whole kernel's cycles); ``first``: only the ops from that one
+    (gen/explore/orders.py passes the whole kernel's cycles); ``first``: only the ops from that one
     on (the segment's op numbering) move, the others keep their relative order."""
     prog = segment_program(kind) if prog is None else prog
     m = len(prog.ops) - 16

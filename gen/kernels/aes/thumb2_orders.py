@@ -5,12 +5,12 @@ explore changed the kernel's: gen/kernels/face/thumb2.py; 'loop:ark+sbox' = the 
 objective's looped kernel's, gen/kernels/aes/compact_thumb2.py; 'fpu:KIND' = KIND's own
 order in the spill = "fpu" kernels (Cortex-M4F); 'ark+sbox@bpc113' = the S-box segment
 with the other proven circuit, gen/circuits/aes_sbox.py). CIRCUIT = the
-encrypt2 kernels' S-box circuit (`slicegen explore --space circuit`, gen/explore_circuit.py). Any topological order is correct.
+encrypt2 kernels' S-box circuit (`slicegen explore --space circuit`, gen/explore/circuit.py). Any topological order is correct.
 
 Found by simulated annealing over topological orders (gen/kernels/aes/thumb2.search_order;
 cost: the modelled cycles of the segment alone, spill code and its pipelining, or of the
-whole kernel) and by CP-SAT (gen/explore_cpsat.py). Rewritten by `slicegen explore ...
---write-orders` (gen/explore_orders.py); HISTORY lists those runs, in order, each with
+whole kernel) and by CP-SAT (gen/explore/cpsat.py). Rewritten by `slicegen explore ...
+--write-orders` (gen/explore/orders.py); HISTORY lists those runs, in order, each with
 what it changed."""
 
 HISTORY = (

@@ -11,6 +11,8 @@ from typing import List, Sequence
 
 from gen.isa import thumb2 as t2
 
+from . import model as M
+
 
 @dataclass(frozen=True)
 class GhashCode:
@@ -101,3 +103,29 @@ def c_asm_function(prefix: str, name: str, comment: str, body: Asm, extra_sectio
         asm += extra_sections.rstrip("\n").split("\n")
     return t2.c_asm(f"void {sym}(const uint32_t *hk, uint8_t y[16], const uint8_t *in, size_t nblocks)",
                     asm, comment.rstrip("\n") + "\n")
+
+
+def reduce_clmul(a: Asm, z: Sequence[str], out: Sequence[str], tmp: str) -> None:
+    """z reduced mod x^128 + x^7 + x^2 + x + 1 into the 4 ``out`` registers.  z (8 registers,
+    z[0] least significant) is clmul(X, H') unshifted: read as a 256-bit reflected value it
+    is X * H' * x = X * H, so the model's left shift by one disappears.
+    z, out and tmp pairwise distinct."""
+    a.comment("reduction: y = hi ^ sum_e (lo >> e) ^ sum_e (d >> e), e in {0,1,2,7}")
+    es = [e for e in M.REDUCTION_EXPONENTS if e]
+    # d: the bits of lo pushed out on the right by the shifts, folded back (top word only)
+    a.op("lsl", tmp, z[0], f"#{32 - es[0]}")
+    for e in es[1:]:
+        a.op("eor", tmp, tmp, z[0], f"lsl #{32 - e}")
+    for w in range(4):
+        a.op("eor", out[w], z[4 + w], z[w])
+        for e in es:
+            a.op("eor", out[w], out[w], z[w], f"lsr #{e}")
+        if w < 3:
+            for e in es:
+                a.op("eor", out[w], out[w], z[w + 1], f"lsl #{32 - e}")
+        else:
+            a.op("eor", out[w], out[w], tmp)
+            for e in es:
+                a.op("eor", out[w], out[w], tmp, f"lsr #{e}")
+    if 32 - max(es) < max(es):
+        raise AssertionError("reduction spill past the top word not generated")

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import List, Sequence, Tuple
 
 from . import model as M
-from .asm import Asm, GhashCode, c_asm_function, count_down, imm, push_regs, store_y_and_return
+from .asm import Asm, GhashCode, c_asm_function, count_down, imm, push_regs, reduce_clmul, store_y_and_return
 
 STEP_BITS = 8                      # one Horner step consumes one byte of X
 X_ONE = 1 << 127                   # the field element 1 as a big-endian integer
@@ -237,10 +237,9 @@ def table8_model(x: int, h: int) -> int:
 
 def _blocks8(prefix: str) -> Asm:
     """table8: the 16 entries XORed into a 256-bit accumulator (bit 255 - d holds x^d)
-    at word offsets, 3 shifts by 8 bits, one reduction per block (``ghash_thumb2._reduce``,
+    at word offsets, 3 shifts by 8 bits, one reduction per block (``asm.reduce_clmul``,
     the same code as ctmul's).  X lives on the stack as the block's bytes in reverse order
     (byte k of X at sp + 15 - k), read back with LDRB pipelined behind the entry loads."""
-    from .thumb2 import _reduce
     L = f".L{prefix}_gh"
     a = Asm()
     pushed = push_regs([f"r{i}" for i in range(4, 13)])
@@ -315,7 +314,7 @@ def _blocks8(prefix: str) -> Asm:
             pending_add = False
     if pending_add or not all(live):
         raise AssertionError("table8 plan left work undone")
-    _reduce(a, A8, E8, P8)
+    reduce_clmul(a, A8, E8, P8)
     count_down(a, F8_N, f"{L}_loop")
     a.label(f"{L}_end")
     store_y_and_return(a, F8_Y, E8, "r0", "r1", F8, pushed)

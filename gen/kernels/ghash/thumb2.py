@@ -62,7 +62,7 @@ import itertools
 from typing import Dict, List, Sequence, Tuple
 
 from . import model as M
-from .asm import Asm, GhashCode, c_asm_function, count_down, imm, push_regs, store_y_and_return
+from .asm import Asm, GhashCode, c_asm_function, count_down, imm, push_regs, reduce_clmul, store_y_and_return
 
 IMPLS = ("ctmul", "table4", "table8")
 CORES = ("cortex-m4", "cortex-m3")
@@ -500,32 +500,6 @@ def h_prime(h: bytes) -> bytes:
     return M.int_to_block(((hv ^ (M.R_CONST if t else 0)) << 1) | t)
 
 
-def _reduce(a: Asm, z: Sequence[str], out: Sequence[str], tmp: str) -> None:
-    """z reduced mod x^128 + x^7 + x^2 + x + 1 into the 4 ``out`` registers.  z (8 registers,
-    z[0] least significant) is clmul(X, H') unshifted: read as a 256-bit reflected value it
-    is X * H' * x = X * H, so the model's left shift by one disappears.
-    z, out and tmp pairwise distinct."""
-    a.comment("reduction: y = hi ^ sum_e (lo >> e) ^ sum_e (d >> e), e in {0,1,2,7}")
-    es = [e for e in M.REDUCTION_EXPONENTS if e]
-    # d: the bits of lo pushed out on the right by the shifts, folded back (top word only)
-    a.op("lsl", tmp, z[0], f"#{32 - es[0]}")
-    for e in es[1:]:
-        a.op("eor", tmp, tmp, z[0], f"lsl #{32 - e}")
-    for w in range(4):
-        a.op("eor", out[w], z[4 + w], z[w])
-        for e in es:
-            a.op("eor", out[w], out[w], z[w], f"lsr #{e}")
-        if w < 3:
-            for e in es:
-                a.op("eor", out[w], out[w], z[w + 1], f"lsl #{32 - e}")
-        else:
-            a.op("eor", out[w], out[w], tmp)
-            for e in es:
-                a.op("eor", out[w], out[w], tmp, f"lsr #{e}")
-    if 32 - max(es) < max(es):
-        raise AssertionError("reduction spill past the top word not generated")
-
-
 def _input(a: Asm, fr: _Frame, plan: M.KaratsubaPlan, g: int, wide: bool) -> None:
     """Load the g blocks of a group, x_0 = y ^ block_0, x_i = block_i; their Karatsuba
     operands (and on M3 those of the bit-reversed words) to the stack.  The operand sets
@@ -589,7 +563,7 @@ def _group(a: Asm, fr: _Frame, plan: M.KaratsubaPlan, g: int, wide: bool, per: i
                 a.op("lsr", r, r, "#1")
             a.op("str", r, f"[sp, #{fr.P + 8 * k + 4 * half}]")
     z = _recombine(a, fr, plan)
-    _reduce(a, z, Y_REGS, "r3")
+    reduce_clmul(a, z, Y_REGS, "r3")
 
 
 def _ctmul_blocks(prefix: str, core: str, group: int) -> Asm:

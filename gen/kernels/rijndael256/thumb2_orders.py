@@ -5,8 +5,8 @@ since explore gave AES's kernels an order that costs this one cycles). Any topol
 
 Found by simulated annealing over topological orders (gen/kernels/aes/thumb2.search_order;
 cost: the modelled cycles of the segment alone, spill code and its pipelining, or of the
-whole kernel) and by CP-SAT (gen/explore_cpsat.py). Rewritten by `slicegen explore ...
---write-orders` (gen/explore_orders.py); HISTORY lists those runs, in order, each with
+whole kernel) and by CP-SAT (gen/explore/cpsat.py). Rewritten by `slicegen explore ...
+--write-orders` (gen/explore/orders.py); HISTORY lists those runs, in order, each with
 what it changed."""
 
 HISTORY = (

@@ -13,7 +13,7 @@ from gen.kernels.speedy.rounds import (emit_add_round_key, emit_mixcolumns, emit
                                        shift_columns)
 
 COLS = layout.COLS
-#: list schedulers the Thumb-2 kernels are compiled with, the cheapest kept (block_thumb2.cheapest):
+#: list schedulers the Thumb-2 kernels are compiled with, the cheapest kept (thumb2_function.cheapest):
 #: 'sink' keeps the generator's order (the S-box circuit's outputs one after another, each op
 #: sunk to its first consumer), which on this program needs almost no spill; 'pressure' is the
 #: generic list scheduler

@@ -24,7 +24,7 @@ from gen.circuits import sbox_pool
 from gen.circuits.speedy_sbox import POOL_ARGS
 from gen.ir import Builder, Program
 from gen.kernels import thumb2_function as TF
-from gen.kernels.block_thumb2 import cheapest
+from gen.kernels.thumb2_function import cheapest
 from gen.kernels.speedy.encrypt import THUMB2_STRATEGIES
 from gen.kernels.speedy.rounds import emit_add_round_key, emit_mixcolumns, emit_sbox, shift_columns
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from gen.kernels.block_thumb2 import ENC_PARAMS, cheapest
+from gen.kernels.block_thumb2 import ENC_PARAMS
+from gen.kernels.thumb2_function import cheapest
 from gen.kernels.speedy import sbox_cycles
 from gen.kernels.speedy.encrypt import THUMB2_STRATEGIES as STRATEGIES
 from gen.kernels.speedy.encrypt import encrypt_program

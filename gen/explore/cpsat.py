@@ -1,0 +1,108 @@
+"""`slicegen explore --space cpsat`: an exact answer for one segment, by OR-Tools CP-SAT.
+
+The question CP-SAT answers: over *all* topological orders of a segment's ops (the same segments
+whose orders are stored, gen/explore/orders.py), what is the least number of values that must be
+live at once (MAXLIVE)? On straight-line code the live ranges of one order form an interval graph,
+so registers can be given without a single spill iff MAXLIVE <= the registers there are (a
+furthest-next-use allocator, ours, then never evicts). So:
+
+* MAXLIVE* <= registers: CP-SAT returns a spill-free order: scheduling and register allocation of
+  that segment solved exactly (its cycles are its instructions' cost, nothing else);
+* MAXLIVE* > registers: no order of that segment alone avoids spilling - a proof that the spill
+  code the heuristics leave there is not their fault but the segment's.
+
+The model: a position per op (all different, every dependence forward); a value's live range is
+an interval [its op's position, its last reader's position) - the last reader may take the same
+register for its result, as the allocator allows - or to the end for the segment's results; the
+8 inputs live from the start; the ``rk`` pointer lives until the last round-key load; a
+cumulative constraint with capacity MAXLIVE over these intervals; minimise MAXLIVE. This is the
+model SLOTHY (Abdulrahman et al., TCHES 2022/1) builds with CP-SAT for scheduling and allocation
+together; ours leaves out timing (the cycle model prices the order afterwards) and in exchange
+covers segments that must spill, which SLOTHY's Cortex-M4 model does not.
+
+The order found is a candidate like an annealing chain's: scored on the whole kernel, run in
+Unicorn, and it wins only if it is faster.
+"""
+from __future__ import annotations
+
+from gen.ir import Program
+from gen.isa import thumb2 as t2
+from gen.sched import listsched
+
+#: the registers a segment has (r0-r12, lr: the pointers live on the stack, gen/kernels/aes/thumb2.py)
+REGISTERS = len(t2.ALLOCATABLE)
+
+
+def maxlive_order(prog: Program, seconds: float = 20.0, seed: int = 0):
+    """-> (order of the segment's ops (positions inside it, as the stored orders), MAXLIVE of it,
+    the proven lower bound, "OPTIMAL" or "FEASIBLE"). ``seconds``: CP-SAT's deterministic time limit (one
+    worker), so the same call gives the same order. ``prog`` is a segment harness (8 loads, the
+    ops, 8 stores: gen/kernels/aes/thumb2.segment_program). Deterministic for a seed and one worker."""
+    from ortools.sat.python import cp_model
+    n = len(prog.ops)
+    m = n - 16
+    body = list(range(8, 8 + m))
+    preds = listsched.dependences(prog)
+    defined = {prog.ops[i].dst: i for i in range(n) if prog.ops[i].dst is not None}
+    readers: dict = {}
+    for i in range(n):
+        for r in prog.ops[i].reads():
+            readers.setdefault(defined[r], []).append(i)
+    md = cp_model.CpModel()
+    pos = {i: md.NewIntVar(0, m - 1, f"p{i}") for i in body}
+    md.AddAllDifferent(list(pos.values()))
+    for i in body:
+        for p in preds[i]:
+            if p in pos:
+                md.Add(pos[p] < pos[i])
+
+    def at(i):        # harness loads before the segment (-1), its stores after it (m)
+        return pos[i] if i in pos else (-1 if i < 8 else m)
+
+    starts, ends, intervals = [], [], []
+    for d, rs in readers.items():
+        if d not in pos and d >= 8:
+            continue
+        start = at(d)
+        inside = [at(r) for r in rs]
+        end = md.NewIntVar(-1, m, f"e{d}")
+        md.AddMaxEquality(end, inside)
+        size = md.NewIntVar(0, m + 1, f"s{d}")
+        md.Add(size == end - start)
+        intervals.append(md.NewIntervalVar(start, size, end, f"v{d}"))
+    rk_loads = [i for i in body if prog.ops[i].kind == "ld" and prog.ops[i].mem == "rk"]
+    if rk_loads:      # the round-key pointer, from the start to the last round-key load (inclusive)
+        end = md.NewIntVar(0, m, "erk")
+        md.AddMaxEquality(end, [pos[i] + 1 for i in rk_loads])
+        intervals.append(md.NewIntervalVar(-1, md.NewIntVar(1, m + 1, "srk"), end, "rk"))
+    cap = md.NewIntVar(1, len(intervals), "maxlive")
+    md.AddCumulative(intervals, [1] * len(intervals), cap)
+    md.Minimize(cap)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_deterministic_time = seconds   # reproducible, unlike wall time
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed
+    status = solver.Solve(md)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise RuntimeError(f"CP-SAT found no order in {seconds} s")
+    order = sorted(range(m), key=lambda g: solver.Value(pos[8 + g]))
+    return (tuple(order), int(solver.Value(cap)), int(solver.BestObjectiveBound()),
+            "OPTIMAL" if status == cp_model.OPTIMAL else "FEASIBLE")
+
+
+def maxlive(prog: Program, order) -> int:
+    """MAXLIVE of ``order`` by the same rules as the model (to compare with the stored orders)."""
+    n = len(prog.ops)
+    m = n - 16
+    at = {8 + g: k for k, g in enumerate(order)}
+    defined = {prog.ops[i].dst: i for i in range(n) if prog.ops[i].dst is not None}
+    last: dict = {}
+    for i in range(n):
+        for r in prog.ops[i].reads():
+            d = defined[r]
+            last[d] = max(last.get(d, -2), at.get(i, -1 if i < 8 else m))
+    rk = [at[i] for i in at if prog.ops[i].kind == "ld" and prog.ops[i].mem == "rk"]
+    ranges = [(at.get(d, -1), e) for d, e in last.items() if d in at or d < 8]
+    if rk:
+        ranges.append((-1, max(rk) + 1))
+    return max(sum(1 for s, e in ranges if s <= t < e) for t in range(-1, m + 1))

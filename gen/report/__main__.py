@@ -1,0 +1,5 @@
+import sys
+
+from gen.report.tables import main
+
+sys.exit(main())
