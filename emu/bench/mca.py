@@ -15,9 +15,16 @@ scheduling models. The honest way to cost a whole call with it (not only a kerne
 
 What this leaves out (README, A-class section): branch mispredictions and the front end (fetch,
 decode bandwidth beyond the model's dispatch width, I-cache), cache misses and TLB (every load
-hits L1), store-to-load forwarding stalls, memory-carried dependencies, and AESE/AESMC fusion
-(none of the models fuses them). The cores are Cortex-A72, Neoverse N1, Neoverse V1 and Cortex-A55
-(in order). Figures are deterministic: the stream and llvm-mca are.
+hits L1), store-to-load forwarding stalls and memory-carried dependencies. The cores are
+Cortex-A72, Neoverse N1, Neoverse V1, Cortex-A55 (in order) and Neoverse N2 (gen/cores/aarch64.py).
+Figures are deterministic: the stream and llvm-mca are.
+
+Every figure is given twice: as the models are (the plain keys, ``*_by_core``) and with AESE/AESMC
+fusion (``metrics.fused``, the same keys): every core we model fuses an AESE with the AESMC of its
+result directly after it, none of llvm-mca's models does, so step 3 is run a second time on the
+stream with each such adjacent pair costed as its AESE alone (gen/cores/aarch64.fuse_aes; nothing
+else in the stream changes). A kernel that keeps its pairs adjacent gains; one that splits them
+does not, as on the core.
 """
 from __future__ import annotations
 
@@ -28,16 +35,17 @@ from pathlib import Path
 from unicorn import UC_HOOK_CODE
 
 from emu.machines import toolchain
+from gen.cores import aarch64
 from emu.machines.machine import EmulationError, Machine
 from emu.platforms import for_target
 
 MCA = "llvm-mca-19"
 OBJDUMP = "llvm-objdump-19"
-CORES = ("cortex-a72", "neoverse-n1", "neoverse-v1", "cortex-a55")
-#: the cores whose llvm-mca models know the SHA-3 extension (an EOR3 drop is costed on these only)
-SHA3_CORES = ("neoverse-v1",)
+CORES = aarch64.CORES
+SHA3_CORES = aarch64.SHA3_CORES
 SIZES = (16, 64, 256, 1024, 4096)
 GHASH_BYTES = 4096
+GMAC_BYTES = 4096
 ECB_BLOCKS = 64
 CTX_SYMBOL = "sg_ctx"
 _TARGET = re.compile(r"(0x[0-9a-f]+ <[^>]*>)")
@@ -49,7 +57,8 @@ class BenchError(Exception):
 
 def model_name(cores=CORES) -> str:
     return (f"{tool_version()} -iterations=1 over the executed instruction stream recorded in Unicorn "
-            f"(emu/bench/mca.py); cores {', '.join(cores)}; no AESE/AESMC fusion, L1 hits, no mispredicts")
+            f"(emu/bench/mca.py); cores {', '.join(cores)}; as modelled (no AESE/AESMC fusion) and, under "
+            f"metrics.fused, each adjacent AESE/AESMC pair costed as the AESE alone; L1 hits, no mispredicts")
 
 
 def tool_version() -> str:
@@ -70,11 +79,13 @@ def instruction_text(elf: Path, workdir: Path) -> dict[int, str]:
     return text
 
 
-def mca_cycles(lines: list[str], core: str, workdir: Path, iterations: int = 1) -> int:
-    """Total cycles llvm-mca gives for ``lines`` (an instruction stream) on ``core``."""
+def mca_cycles(lines: list[str], core: str, workdir: Path, iterations: int = 1, sha3: bool = False) -> int:
+    """Total cycles llvm-mca gives for ``lines`` (an instruction stream) on ``core`` (``sha3``: the
+    stream may use the SHA-3 extension, for a model where it is optional)."""
     src = workdir / f"stream-{core}.s"
     src.write_text("Lt:\n" + "\n".join(lines) + "\n")
-    out = toolchain.run([toolchain.tool(MCA), "-mtriple=aarch64", f"-mcpu={core}", f"-iterations={iterations}",
+    out = toolchain.run([toolchain.tool(MCA), "-mtriple=aarch64", f"-mcpu={core}", *aarch64.mattr(core, sha3),
+                         f"-iterations={iterations}",
                          "-summary-view", "-resource-pressure=false", "-instruction-info=false", str(src)],
                         workdir)
     m = re.search(r"Total Cycles:\s+(\d+)", out)
@@ -124,23 +135,46 @@ def _pattern(n: int, salt: int) -> bytes:
     return bytes((i * 167 + salt * 31 + (i >> 8)) & 0xFF for i in range(n))
 
 
-def _costs(lines: list[str], workdir: Path, cores) -> dict[str, int]:
-    return {core: mca_cycles(lines, core, workdir) for core in cores}
+def _costs(lines: list[str], workdir: Path, cores, sha3: bool = False) -> tuple[dict[str, int], dict[str, int]]:
+    """(cycles per core as modelled, cycles per core with fused AESE/AESMC pairs)."""
+    plain = {core: mca_cycles(lines, core, workdir, sha3=sha3) for core in cores}
+    fused_lines = aarch64.fuse_aes(lines)
+    if fused_lines == lines:
+        return plain, dict(plain)
+    return plain, {core: mca_cycles(fused_lines, core, workdir, sha3=sha3) for core in cores}
 
 
 def _per(c: dict[str, int], n: int) -> dict[str, float]:
     return {core: round(v / n, 3) for core, v in c.items()}
 
 
+def _by_core(v: int, init, ecb, gh, gmac, enc, dec, sizes, cores) -> dict:
+    """The per-core figures of variant v (0: as modelled, 1: fused pairs)."""
+    return {
+        "key_setup_cycles_by_core": init[v],
+        "ecb_cycles_per_byte_by_core": _per(ecb[v], 16 * ECB_BLOCKS),
+        "ghash_cycles_per_byte_by_core": _per(gh[v], GHASH_BYTES),
+        "gmac_cycles_by_core": gmac[v],
+        "gmac_cycles_per_byte_by_core": _per(gmac[v], GMAC_BYTES),
+        "cycles_by_core": {core: {str(n): enc[n][v][core] for n in sizes} for core in cores},
+        "cycles_per_byte_by_core": {core: {str(n): round(enc[n][v][core] / n, 3) for n in sizes} for core in cores},
+        "decrypt_cycles_per_byte_by_core": {core: {str(n): round(dec[n][v][core] / n, 3) for n in sizes}
+                                            for core in cores},
+    }
+
+
 def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir: Path,
                    fw: toolchain.Firmware, sizes=SIZES, cores=None) -> dict:
     """The manifest's ``metrics`` for an A-class GCM drop: cycles per core (llvm-mca) of init,
-    ecb_encrypt (64 blocks), ghash (4096 bytes) and encrypt/decrypt (96-bit IV, no AAD,
-    16-byte tag) per message size. ``cycles``/``cycles_per_byte`` are the first core's (Cortex-A72);
-    ``cycles_by_core``/``cycles_per_byte_by_core`` give every core. A drop emulated on
-    ``armv8a-max`` (EOR3) is costed on the SHA-3 cores only."""
+    ecb_encrypt (64 blocks), ghash (4096 bytes), GMAC (encrypt of 4096 bytes of AAD and no
+    message) and encrypt/decrypt (96-bit IV, no AAD, 16-byte tag) per message size.
+    ``cycles``/``cycles_per_byte`` are the first core's (Cortex-A72);
+    ``cycles_by_core``/``cycles_per_byte_by_core`` give every core; ``fused`` the same per-core
+    figures with fused AESE/AESMC pairs. A drop emulated on ``armv8a-max`` (EOR3) is costed on
+    the SHA-3 cores only."""
     workdir = Path(workdir)
-    cores = cores or (SHA3_CORES if fw.core == "armv8a-max" else CORES)
+    sha3 = fw.core == "armv8a-max"
+    cores = cores or (SHA3_CORES if sha3 else CORES)
     plat = for_target(target)
     sizes_info = toolchain.platform_drop_sizes(plat, header, prefix, fw.core, workdir)
     if fw.symbols.get(CTX_SYMBOL, (0, 0))[1] == 0:
@@ -148,51 +182,57 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
     ctx_bytes = fw.symbols[CTX_SYMBOL][1]
     r = Recorder(fw, prefix, workdir)
     m = r.machine
+
+    def cost(lines):
+        return _costs(lines, workdir, cores, sha3)
+
     keylen = keybits // 8
     ctx = m.alloc(max(ctx_bytes, 1024))
     key = m.alloc(keylen, _pattern(keylen, 1), readonly=True)
-    init = _costs(r.stream("init", ctx, key, keylen), workdir, cores)
+    init = cost(r.stream("init", ctx, key, keylen))
     scratch = m.alloc(max(ctx_bytes, 1024))
-    schedule = _costs(r.stream("sg_keyschedule", scratch, key, expect=None), workdir, cores)
+    schedule = cost(r.stream("sg_keyschedule", scratch, key, expect=None))[0]
     h = m.alloc(16, _pattern(16, 7), readonly=True)
-    ghash_init = _costs(r.stream("sg_ghash_init", scratch, h, expect=None), workdir, cores)
+    ghash_init = cost(r.stream("sg_ghash_init", scratch, h, expect=None))[0]
     src = m.alloc(16 * ECB_BLOCKS, _pattern(16 * ECB_BLOCKS, 2), readonly=True)
     dst = m.alloc(16 * ECB_BLOCKS)
-    ecb = _costs(r.stream("ecb_encrypt", ctx, dst, src, ECB_BLOCKS, expect=None), workdir, cores)
+    ecb = cost(r.stream("ecb_encrypt", ctx, dst, src, ECB_BLOCKS, expect=None))
     y = m.alloc(16, _pattern(16, 3))
     data = m.alloc(GHASH_BYTES, _pattern(GHASH_BYTES, 4), readonly=True)
-    gh = _costs(r.stream("ghash", ctx, y, data, GHASH_BYTES // 16, expect=None), workdir, cores)
+    gh = cost(r.stream("ghash", ctx, y, data, GHASH_BYTES // 16, expect=None))
     iv = m.alloc(12, _pattern(12, 5), readonly=True)
+    aad = m.alloc(GMAC_BYTES, _pattern(GMAC_BYTES, 8), readonly=True)
+    gtag = m.alloc(16)
+    gmac = cost(r.stream("encrypt", ctx, iv, 12, aad, GMAC_BYTES, 0, 0, 0, gtag, 16))
     enc, dec = {}, {}
     for n in sizes:
         msg = m.alloc(n, _pattern(n, 6), readonly=True)
         out, tag, back = m.alloc(n), m.alloc(16), m.alloc(n)
-        enc[n] = _costs(r.stream("encrypt", ctx, iv, 12, 0, 0, msg, n, out, tag, 16), workdir, cores)
-        dec[n] = _costs(r.stream("decrypt", ctx, iv, 12, 0, 0, out, n, tag, 16, back), workdir, cores)
+        enc[n] = cost(r.stream("encrypt", ctx, iv, 12, 0, 0, msg, n, out, tag, 16))
+        dec[n] = cost(r.stream("decrypt", ctx, iv, 12, 0, 0, out, n, tag, 16, back))
         if m.read(back, n) != _pattern(n, 6):
             raise BenchError(f"{prefix}_decrypt did not give the message back ({n} bytes)")
     first = cores[0]
+    plain = _by_core(0, init, ecb, gh, gmac, enc, dec, sizes, cores)
     return {
         "model": model_name(cores),
         "core": fw.core,
         "mca_cores": list(cores),
         "compiler": toolchain.compiler_description(fw.core, fw.extra_cflags),
-        "key_setup_cycles": init[first],
-        "key_setup_cycles_by_core": init,
+        "key_setup_cycles": init[0][first],
         "key_schedule_cycles": schedule[first],
         "ghash_init_cycles": ghash_init[first],
-        "ecb_cycles_per_block": {str(ECB_BLOCKS): round(ecb[first] / ECB_BLOCKS, 2)},
-        "ecb_cycles_per_byte_by_core": _per(ecb, 16 * ECB_BLOCKS),
-        "ghash_cycles_per_byte": round(gh[first] / GHASH_BYTES, 3),
-        "ghash_cycles_per_byte_by_core": _per(gh, GHASH_BYTES),
-        "cycles": {str(n): enc[n][first] for n in sizes},
-        "cycles_per_byte": {str(n): round(enc[n][first] / n, 3) for n in sizes},
-        "cycles_by_core": {core: {str(n): enc[n][core] for n in sizes} for core in cores},
-        "cycles_per_byte_by_core": {core: {str(n): round(enc[n][core] / n, 3) for n in sizes} for core in cores},
-        "decrypt_cycles": {str(n): dec[n][first] for n in sizes},
-        "decrypt_cycles_per_byte": {str(n): round(dec[n][first] / n, 3) for n in sizes},
-        "decrypt_cycles_per_byte_by_core": {core: {str(n): round(dec[n][core] / n, 3) for n in sizes}
-                                            for core in cores},
+        "ecb_cycles_per_block": {str(ECB_BLOCKS): round(ecb[0][first] / ECB_BLOCKS, 2)},
+        "ghash_cycles_per_byte": round(gh[0][first] / GHASH_BYTES, 3),
+        "gmac_cycles": {str(GMAC_BYTES): gmac[0][first]},
+        "cycles": {str(n): enc[n][0][first] for n in sizes},
+        "cycles_per_byte": {str(n): round(enc[n][0][first] / n, 3) for n in sizes},
+        "decrypt_cycles": {str(n): dec[n][0][first] for n in sizes},
+        "decrypt_cycles_per_byte": {str(n): round(dec[n][0][first] / n, 3) for n in sizes},
+        **plain,
+        "fused": {"transform": "each adjacent `aese vX.16b, vK.16b; aesmc vX.16b, vX.16b` of the executed "
+                               "stream costed as the AESE alone (gen/cores/aarch64.fuse_aes)",
+                  **_by_core(1, init, ecb, gh, gmac, enc, dec, sizes, cores)},
         "text_bytes": sizes_info["text_bytes"],
         "rodata_bytes": sizes_info["rodata_bytes"],
         "ctx_bytes": ctx_bytes,

@@ -47,7 +47,9 @@ def kernels(config: Config) -> KernelSet:
                 ctr.ctr_pairs(p, keybits, unroll, eor3), ctr_table.ctr_table(p),
                 stitched.ctr_ghash_pairs(p, keybits, unroll, config.mul, spread, eor3)]
     figures.update(ghash_spread=spread,
-                   steady_state_cycles_per_byte=choose.kernel_figures(keybits, unroll, config.mul, spread, eor3))
+                   steady_state_cycles_per_byte=choose.kernel_figures(keybits, unroll, config.mul, spread, eor3),
+                   steady_state_cycles_per_byte_fused=choose.kernel_figures(keybits, unroll, config.mul, spread,
+                                                                            eor3, fused=True))
     return KernelSet(
         sections=sections,
         target_guard=target_guard(eor3),

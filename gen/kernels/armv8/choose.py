@@ -20,24 +20,24 @@ import tempfile
 from pathlib import Path
 
 from gen.config import ARMV8_UNROLLS
+from gen.cores.aarch64 import CHOICE_CORES, CORES, SHA3_CORES, fuse_aes, mattr
 from gen.errors import ConfigError
 from gen.kernels.armv8 import aes, ctr, ghash, stitched
 
 MCA = "llvm-mca-19"
-CORES = ("cortex-a72", "neoverse-n1", "neoverse-v1", "cortex-a55")
-CHOICE_CORES = ("cortex-a72", "neoverse-n1")
 ITERATIONS = 100
 
 
 @functools.lru_cache(maxsize=None)
-def _mca(text: str, core: str) -> float:
+def _mca(text: str, core: str, sha3: bool = False) -> float:
     exe = shutil.which(MCA)
     if exe is None:
         raise ConfigError(f"{MCA} not found on PATH; run `make` (it installs llvm-19) or `apt-get install llvm-19`")
     with tempfile.TemporaryDirectory(prefix="slicegen-mca-") as tmp:
         src = Path(tmp) / "loop.s"
         src.write_text(text)
-        proc = subprocess.run([exe, "-mtriple=aarch64", f"-mcpu={core}", f"-iterations={ITERATIONS}",
+        proc = subprocess.run([exe, "-mtriple=aarch64", f"-mcpu={core}", *mattr(core, sha3),
+                               f"-iterations={ITERATIONS}",
                                "-summary-view", "-resource-pressure=false", "-instruction-info=false", str(src)],
                               capture_output=True, text=True)
     m = re.search(r"Total Cycles:\s+(\d+)", proc.stdout)
@@ -46,9 +46,13 @@ def _mca(text: str, core: str) -> float:
     return int(m.group(1)) / ITERATIONS
 
 
-def loop_cycles(body: list[str], core: str) -> float:
-    """Steady-state cycles of one step of a loop whose body is `body` (no labels)."""
-    return _mca("\n".join(x for x in body if not x.endswith(":")) + "\n", core)
+def loop_cycles(body: list[str], core: str, fused: bool = False) -> float:
+    """Steady-state cycles of one step of a loop whose body is `body` (no labels); `fused`: with
+    each adjacent AESE/AESMC pair costed as the AESE alone (gen/cores/aarch64.py)."""
+    lines = [x for x in body if not x.endswith(":")]
+    if fused:
+        lines = fuse_aes(lines)
+    return _mca("\n".join(lines) + "\n", core, any(x.startswith("eor3 ") for x in lines))
 
 
 def stitched_body(keybits: int, unroll: int, method: str, spread: str, eor3: bool = False,
@@ -77,14 +81,15 @@ def choose_unroll(keybits: int, method: str, eor3: bool = False) -> tuple[int, d
     return min(costs, key=lambda u: costs[u]), costs
 
 
-def kernel_figures(keybits: int, unroll: int, method: str, spread: str, eor3: bool) -> dict:
-    """Steady-state c/B of each loop on every core (``metrics.kernel_cycles``)."""
+def kernel_figures(keybits: int, unroll: int, method: str, spread: str, eor3: bool, fused: bool = False) -> dict:
+    """Steady-state c/B of each loop on every core (``metrics.kernel_cycles``); `fused`: with
+    fused AESE/AESMC pairs."""
     nr = aes.rounds_of(keybits)
-    cores = CORES if not eor3 else ("neoverse-v1",)          # EOR3 needs a core with SHA-3
+    cores = CORES if not eor3 else SHA3_CORES                # EOR3 needs a core with SHA-3
     loops = {"ctr_ghash_pairs_loop": (stitched_body(keybits, unroll, method, spread, eor3), 16 * unroll),
              "ctr_ghash_pairs_loop_no_table": (stitched_body(keybits, unroll, method, spread, eor3, False),
                                                16 * unroll),
              "ctr_pairs_loop": (ctr.loop_body(unroll, nr, eor3), 16 * unroll),
              "ghash_blocks_loop": (ghash.group(unroll, method, eor3=eor3), 16 * unroll)}
-    return {name: {c: round(loop_cycles(body, c) / nbytes, 3) for c in cores}
+    return {name: {c: round(loop_cycles(body, c, fused) / nbytes, 3) for c in cores}
             for name, (body, nbytes) in loops.items()}
