@@ -88,7 +88,13 @@ def reduce(method: str, R: dict | None = None, eor3: bool = False) -> list[str]:
 
 
 def group(n: int, method: str, load: bool = True, eor3: bool = False) -> list[str]:
-    """Hash n blocks from x2 into Y: blocks times H^n..H^1, summed, one reduction."""
+    """Hash n blocks from x2 into Y: blocks times H^n..H^1, summed, one reduction.
+
+    Y enters last: blocks 1..n-1 (which do not depend on Y) are multiplied and summed first, then
+    (x_0 ^ Y) H^n is added and the sum reduced. The loop-carried chain from one group's Y to the
+    next is then one EOR, one product, one accumulation and the reduction, not the whole sum:
+    the other products overlap the previous group's reduction (llvm-mca-19, 8 blocks, Karatsuba:
+    63.2 -> 45.4 cycles a step on the Cortex-A72 model, 42.1 -> 30.2 on the V1 model)."""
     Y = REGS[method]["Y"]
     out = []
     if load:
@@ -96,9 +102,10 @@ def group(n: int, method: str, load: bool = True, eor3: bool = False) -> list[st
             k = min(4, n - g)
             out.append(f"ld1 {{{', '.join(f'v{g + i}.16b' for i in range(k))}}}, [x2], #{16 * k}")
         out += [f"rev64 v{i}.16b, v{i}.16b" for i in range(n)]
-    out.append(f"eor v0.16b, v0.16b, {Y}.16b")
-    for i in range(n):
-        out += product(f"v{i}", n - i, method, i == 0)
+    for j, i in enumerate([*range(1, n), 0]):
+        if i == 0:
+            out.append(f"eor v0.16b, v0.16b, {Y}.16b")
+        out += product(f"v{i}", n - i, method, j == 0)
     return out + reduce(method, eor3=eor3)
 
 
