@@ -46,7 +46,9 @@ SHA3_CORES = aarch64.SHA3_CORES
 SIZES = (16, 64, 256, 1024, 4096)
 GHASH_BYTES = 4096
 GMAC_BYTES = 4096
+CTR_TABLE_BYTES = 1024      #: ctx.ctr_tab, the ctx's last member when the drop has one (gen/kernels/armv8/ctr_table.py)
 ECB_BLOCKS = 64
+CTR_PAIRS = ECB_BLOCKS // 2
 CTX_SYMBOL = "sg_ctx"
 _TARGET = re.compile(r"(0x[0-9a-f]+ <[^>]*>)")
 
@@ -148,9 +150,34 @@ def _per(c: dict[str, int], n: int) -> dict[str, float]:
     return {core: round(v / n, 3) for core, v in c.items()}
 
 
-def _by_core(v: int, init, ecb, gh, gmac, enc, dec, sizes, cores) -> dict:
+def _ctr(r: Recorder, ctx: int, ctx_bytes: int, iv: int, cost):
+    """Counter mode as a CTR user of the drop gets it: one call of ``{prefix}_ctr_pairs`` over
+    CTR_PAIRS pairs from IV || 2 (where GCM's message starts), with the round-1 table (ctx.ctr_tab)
+    and without; (with, without) costs, or None when the drop has no such kernel. The two
+    outputs must agree (which also proves the table's place in the ctx)."""
+    name = f"{r.prefix}_ctr_pairs"
+    if name not in r.fw.symbols:
+        return None
+    m = r.machine
+    n = 32 * CTR_PAIRS
+    src = m.alloc(n, _pattern(n, 9), readonly=True)
+    res, outs = [], []
+    for tab in (ctx + ctx_bytes - CTR_TABLE_BYTES, 0):
+        j = m.read(iv, 12)
+        cb = m.alloc(32, j + (2).to_bytes(4, "big") + j + (3).to_bytes(4, "big"))
+        dst = m.alloc(n)
+        res.append(cost(r.stream("ctr_pairs", ctx, dst, cb, src, CTR_PAIRS, tab, expect=None)))
+        outs.append(m.read(dst, n))
+    if outs[0] != outs[1]:
+        raise BenchError(f"{name}: the round-1 table and full rounds disagree (is ctr_tab the ctx's last KiB?)")
+    return res
+
+
+def _by_core(v: int, init, ecb, gh, gmac, enc, dec, sizes, cores, ctr=None) -> dict:
     """The per-core figures of variant v (0: as modelled, 1: fused pairs)."""
-    return {
+    more = {} if ctr is None else {"ctr_cycles_per_byte_by_core": _per(ctr[0][v], 32 * CTR_PAIRS),
+                                   "ctr_no_table_cycles_per_byte_by_core": _per(ctr[1][v], 32 * CTR_PAIRS)}
+    return {**more,
         "key_setup_cycles_by_core": init[v],
         "ecb_cycles_per_byte_by_core": _per(ecb[v], 16 * ECB_BLOCKS),
         "ghash_cycles_per_byte_by_core": _per(gh[v], GHASH_BYTES),
@@ -167,7 +194,7 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
                    fw: toolchain.Firmware, sizes=SIZES, cores=None) -> dict:
     """The manifest's ``metrics`` for an A-class GCM drop: cycles per core (llvm-mca) of init,
     ecb_encrypt (64 blocks), ghash (4096 bytes), GMAC (encrypt of 4096 bytes of AAD and no
-    message) and encrypt/decrypt (96-bit IV, no AAD, 16-byte tag) per message size.
+    message), counter mode (ctr_pairs over 64 blocks, with and without the round-1 table) and encrypt/decrypt (96-bit IV, no AAD, 16-byte tag) per message size.
     ``cycles``/``cycles_per_byte`` are the first core's (Cortex-A72);
     ``cycles_by_core``/``cycles_per_byte_by_core`` give every core; ``fused`` the same per-core
     figures with fused AESE/AESMC pairs. A drop emulated on ``armv8a-max`` (EOR3) is costed on
@@ -204,6 +231,7 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
     aad = m.alloc(GMAC_BYTES, _pattern(GMAC_BYTES, 8), readonly=True)
     gtag = m.alloc(16)
     gmac = cost(r.stream("encrypt", ctx, iv, 12, aad, GMAC_BYTES, 0, 0, 0, gtag, 16))
+    ctr = _ctr(r, ctx, ctx_bytes, iv, cost)
     enc, dec = {}, {}
     for n in sizes:
         msg = m.alloc(n, _pattern(n, 6), readonly=True)
@@ -213,7 +241,7 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
         if m.read(back, n) != _pattern(n, 6):
             raise BenchError(f"{prefix}_decrypt did not give the message back ({n} bytes)")
     first = cores[0]
-    plain = _by_core(0, init, ecb, gh, gmac, enc, dec, sizes, cores)
+    plain = _by_core(0, init, ecb, gh, gmac, enc, dec, sizes, cores, ctr)
     return {
         "model": model_name(cores),
         "core": fw.core,
@@ -232,7 +260,7 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
         **plain,
         "fused": {"transform": "each adjacent `aese vX.16b, vK.16b; aesmc vX.16b, vX.16b` of the executed "
                                "stream costed as the AESE alone (gen/cores/aarch64.fuse_aes)",
-                  **_by_core(1, init, ecb, gh, gmac, enc, dec, sizes, cores)},
+                  **_by_core(1, init, ecb, gh, gmac, enc, dec, sizes, cores, ctr)},
         "text_bytes": sizes_info["text_bytes"],
         "rodata_bytes": sizes_info["rodata_bytes"],
         "ctx_bytes": ctx_bytes,

@@ -1,6 +1,6 @@
 """Target `armv8a`: AES-GCM for ARMv8-A in AArch64 state with the Cryptography Extension.
 
-AES with AESE/AESMC (gen/kernels/armv8/aes.py), counter mode with the counters in NEON registers
+AES with AESE/AESMC (gen/kernels/armv8/aes.py; ECB through a loop of 8 blocks in flight), counter mode with the counters in NEON registers
 (ctr.py), GHASH with PMULL and an aggregated reduction (ghash.py); the glue is the shared GCM
 glue (gen/modes/gcm.py). Options ([armv8], SPEC §3): `unroll` blocks per loop step (4 or 8) of
 the counter mode and GHASH, or `auto` (the default: the one llvm-mca costs cheapest, choose.py),
@@ -43,6 +43,7 @@ def kernels(config: Config) -> KernelSet:
         figures["unroll_chosen"] = {"unroll": unroll, "loop_cycles_per_byte_summed": costs}
     spread = choose.choose_spread(keybits, unroll, config.mul, eor3)            # llvm-mca's choice
     sections = [wipe.zero32(p), wipe.zero_bytes(p), wipe.vector_wipe(p), aes.keyschedule(p, keybits), aes.encrypt2(p, keybits),
+                aes.encrypt_pairs(p, keybits),
                 ghash.ghash_blocks(p, unroll, config.mul, eor3), ghash.ghash_init(p),
                 ctr.ctr_pairs(p, keybits, unroll, eor3), ctr_table.ctr_table(p),
                 stitched.ctr_ghash_pairs(p, keybits, unroll, config.mul, spread, eor3)]
@@ -59,6 +60,7 @@ def kernels(config: Config) -> KernelSet:
         rk_comment=f"AES-{keybits} round keys, {aes.rounds_of(keybits) + 1} x 16 bytes in order (AESE operands)",
         ghash=GhashPart(ghash.HK_WORDS, "H^1..H^8 twisted for PMULL (swapped, unswapped, Karatsuba words)"),
         ctr_pairs=True,
+        encrypt_pairs=True,
         ctr_ghash=True,
         ctr_table=True,
         zero32_asm=True,

@@ -96,3 +96,60 @@ def keyschedule(prefix: str, keybits: int) -> str:
     return function(f"void {name}(uint32_t *rk, const uint8_t *key)", name, body,
                     f"/* {name}: AES-{keybits} key expansion (FIPS 197 5.2), SubWord by AESE with a zero key\n"
                     f" * (gen/kernels/armv8/aes.py): no table, no branch */")
+
+
+
+def load_round_keys_from(nr: int, ptr: str, first: int) -> list[str]:
+    """LDP/LDR of round keys first..nr into v16 + r from ``ptr`` (not advanced)."""
+    out, r = [], first
+    while r <= nr:
+        out.append(f"ldp q{RK_BASE + r}, q{RK_BASE + r + 1}, [{ptr}, #{16 * r}]" if r < nr
+                   else f"ldr q{RK_BASE + r}, [{ptr}, #{16 * r}]")
+        r += 2
+    return out
+
+
+ECB_SKEW = 1        #: rounds the second half of an ECB step lags the first (encrypt_pairs)
+
+
+def ecb_step(nblocks: int, nr: int, skew: int = ECB_SKEW) -> tuple[list[str], list[str]]:
+    """One step of the ECB loop over ``nblocks`` (2 or 8) blocks in v0..: (loads from x2, which
+    advances; the rounds and the stores to x1, which advances). With 8 the blocks are two halves
+    of 4, each interleaved round by round (8 AES-pipe slots a round: more than an AESE/AESMC
+    pair's latency), the second half `skew` rounds behind the first, so the first half's stores
+    start while the second half is still in its rounds: the last step drains sooner."""
+    loads = [f"ldp q{i}, q{i + 1}, [x2, #{16 * i}]" for i in range(0, nblocks, 2)] + [f"add x2, x2, #{16 * nblocks}"]
+    halves = [list(range(nblocks))] if nblocks <= 4 else [list(range(nblocks // 2)), list(range(nblocks // 2, nblocks))]
+    lag = [0, skew][:len(halves)]
+    steps = [[block_rounds(f"v{i}", nr) for i in h] for h in halves]
+    n = len(steps[0][0])
+    body = []
+    for t in range(n + lag[-1]):
+        for h, (blocks, d) in enumerate(zip(steps, lag)):
+            if 0 <= t - d < n:
+                for b in blocks:
+                    body += b[t - d]
+            if t - d == n - 1:
+                body += [f"stp q{i}, q{i + 1}, [x1, #{16 * i}]" for i in halves[h][::2]]
+    return loads, body + [f"add x1, x1, #{16 * nblocks}"]
+
+
+def encrypt_pairs(prefix: str, keybits: int, unroll: int = 8) -> str:
+    """``{p}_aes_encrypt_pairs(rk, out, in, npairs)``: ECB over npairs >= 1 pairs of blocks with
+    the round keys loaded once into v16.., `unroll` blocks in flight a loop step (ecb_step), the
+    next step's blocks loaded before the branch back, then the pairs left one at a time. The
+    first step's blocks are loaded before round keys 2.. (round 1 needs only the first two).
+    Loops on npairs only."""
+    from gen.kernels.armv8.asm import function
+    nr = rounds_of(keybits)
+    per = unroll // 2
+    loads, main = ecb_step(unroll, nr)
+    tail_loads, tail = ecb_step(2, nr)
+    rest = load_round_keys_from(nr, "x0", 2)
+    body = [f"ldp q{RK_BASE}, q{RK_BASE + 1}, [x0]", f"cmp x3, #{per}", "b.lo 2f"] + loads + rest
+    body += ["1:"] + main + [f"sub x3, x3, #{per}", f"cmp x3, #{per}", "b.lo 3f"] + loads + ["b 1b"]
+    body += ["2:"] + rest + ["3:", "cbz x3, 4f", "5:"] + tail_loads + tail + ["subs x3, x3, #1", "b.ne 5b", "4:", "ret"]
+    name = f"{prefix}_aes_encrypt_pairs"
+    return function(f"void {name}(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t npairs)", name, body,
+                    f"/* {name}: AES-{keybits} ECB over npairs pairs of blocks, {unroll} blocks in flight, round\n"
+                    f" * keys in registers (gen/kernels/armv8/aes.py) */")
