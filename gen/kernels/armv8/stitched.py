@@ -89,10 +89,14 @@ def _deal(work: list[str], slots: int, spread: str) -> list[list[str]]:
 
 
 def aes_group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool = False,
-              cached: bool = False) -> list[str]:
+              cached: bool = False, premix: tuple[str, ...] = ()) -> list[str]:
     """n counter blocks (counter of the first in w12) encrypted, their rounds interleaved step by
     step, `ghash_work` dealt out among the round steps, then XOR with the message at x3 and store
-    to x1 (with `eor3`, the last AddRoundKey and the message XOR are one EOR3). `cached`: round 1
+    to x1 (with `eor3`, the last AddRoundKey and the message XOR are one EOR3). `premix` (free
+    vector registers, not with `eor3`): the message blocks are loaded after the first round step
+    and XORed with the last round key there, so each block ends in one EOR (not two chained at
+    the end, which on the Cortex-A72 model hold the vector queues and cost ~5 cycles a group of
+    8); blocks beyond len(premix) the usual way. `cached`: round 1
     of blocks 1..n-1 from the table at x7 (ctr_table.py; the caller checks that the group stays
     in one run of the low counter byte)."""
     body = [] if cached else [f"mov {VCTR}.s[3], w12", f"rev32 v0.16b, {VCTR}.16b"]
@@ -108,12 +112,24 @@ def aes_group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool = 
             steps[i][0] = ([f"add w13, w12, #{i}", "and w13, w13, #0xff"] if i else ["and w13, w12, #0xff"]) + [
                 f"ldr s{i}, [x7, w13, uxtw #2]"]
             steps[i][1] = [f"aese v{i}.16b, {VB}.16b"] + steps[i][1][1:]
+    pre = list(premix[:n]) if not eor3 else []
+    for i, v in enumerate(pre):                      # the last AddRoundKey is in the premixed message
+        steps[i][-1] = [f"eor v{i}.16b, v{i}.16b, {v}.16b"]
+    mix = [f"ldp q{pre[j][1:]}, q{pre[j + 1][1:]}, [x3], #32" for j in range(0, len(pre) - 1, 2)]
+    mix += [f"ldr q{pre[-1][1:]}, [x3], #16"] if len(pre) % 2 else []
+    mix += [f"eor {v}.16b, {v}.16b, {aes.rk(nr)}.16b" for v in pre]
     nsteps = len(steps[0])
     chunks = _deal(ghash_work, nsteps, spread)
     for r in range(nsteps):
         for s in steps:
             body += s[r]
-        body += chunks[r]
+        body += chunks[r] + (mix if r == 1 else [])
+    if pre:                                          # blocks past the premixed ones: a freed register
+        t = pre[0]
+        for i in range(len(pre), n):
+            body += [f"ldr q{t[1:]}, [x3], #16", f"eor v{i}.16b, v{i}.16b, {t}.16b"]
+        body += [f"stp q{j}, q{j + 1}, [x1], #32" for j in range(0, n, 2)]
+        return body + [f"add w12, w12, #{n}"]
     regs = [G["X"], G["P"], G["T"], G["T2"]]
     for g in range(0, n, 4):
         k = min(4, n - g)
@@ -140,12 +156,13 @@ def run_base() -> list[str]:
 RUN_INIT = [f"mov {RUN}, #-1"]
 
 
-def group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool) -> list[str]:
+def group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool,
+          premix: tuple[str, ...] = ()) -> list[str]:
     """A group with the table when there is one (x7 != 0) and the n counters share their run,
     else the plain group. Branches on x7 and the counter: both public when x7 is given."""
     return (["cbz x7, 7f", "and w13, w12, #0xff", f"cmp w13, #{256 - n}", "b.hi 7f"] + run_base()
-            + aes_group(n, nr, ghash_work, spread, eor3, cached=True) + ["b 8f", "7:"]
-            + aes_group(n, nr, ghash_work, spread, eor3) + ["8:"])
+            + aes_group(n, nr, ghash_work, spread, eor3, cached=True, premix=premix) + ["b 8f", "7:"]
+            + aes_group(n, nr, ghash_work, spread, eor3, premix=premix) + ["8:"])
 
 
 def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "karatsuba",
