@@ -27,6 +27,7 @@ ARMV8_UNROLLS = (4, 8)                     # [armv8]: blocks per loop step of CT
 ARMV8_UNROLL_CHOICES = ("auto", *ARMV8_UNROLLS)   # auto: llvm-mca's cheapest (gen/kernels/armv8/choose.py)
 ARMV8_MULS = ("karatsuba", "schoolbook")   # [armv8]: PMULLs per 128-bit product, 3 or 4
 ARMV8_EOR3 = ("off", "on")                 # [armv8]: EOR3 (SHA-3 extension) in the kernels
+ARMV8_CORES = ("generic", "cortex-a55")     # [armv8]: the core the kernels are scheduled for (cortex-a55: in order)
 #: [schedule] objective (issue 19), Cortex-M AES-GCM: "speed" (every kernel unrolled, the default),
 #: "balanced" (a smaller GHASH group, one AES kernel, a looped key schedule) or "size" (the
 #: smallest .text: one-block GHASH as well); gen/targets/cortex_m.py maps it to kernel choices
@@ -44,14 +45,14 @@ TABLE_KEYS = {
     "ghash": {"impl": GHASHES},
     "rijndael256": {"shiftrows": SHIFTROWS},
     "schedule": {"seed": None, "objective": OBJECTIVES, "spill": SPILLS},
-    "armv8": {"unroll": None, "mul": ARMV8_MULS, "eor3": ARMV8_EOR3},
+    "armv8": {"unroll": None, "mul": ARMV8_MULS, "eor3": ARMV8_EOR3, "core": ARMV8_CORES},
 }
 DEFAULTS = {"slicing": "ffs", "face": "off", "ghash": "ctmul", "shiftrows": "explicit", "seed": 0, "unroll": "auto",
-            "mul": "karatsuba", "eor3": "off", "objective": "speed", "spill": "stack"}
+            "mul": "karatsuba", "eor3": "off", "core": "generic", "objective": "speed", "spill": "stack"}
 ARMV8_KEYS = ("unroll", "mul", "eor3")
 #: options added after the first drops shipped: in the config hash only where they apply, so the
 #: hashes of configurations they do not concern stay as they were
-LATER_OPTIONS = ("shiftrows", *ARMV8_KEYS, "objective", "spill")
+LATER_OPTIONS = ("shiftrows", *ARMV8_KEYS, "core", "objective", "spill")
 NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 
 # Combinations this generator builds today: (cipher, mode, target) -> allowed option values.
@@ -76,7 +77,7 @@ for _cipher in ("rijndael256", "speedy5", "speedy6", "speedy7"):   # bitsliced b
             SUPPORTED[(_cipher, _mode, _target)] = {"shiftrows": SHIFTROWS} if _cipher == "rijndael256" else {}
 for _bits in ("aes128", "aes192", "aes256"):          # AESE/AESMC + PMULL on ARMv8-A (issue 17)
     SUPPORTED[(_bits, "gcm", "armv8a")] = {"ghash": ("pmull",), "unroll": ARMV8_UNROLL_CHOICES, "mul": ARMV8_MULS,
-                                           "eor3": ARMV8_EOR3}
+                                           "eor3": ARMV8_EOR3, "core": ARMV8_CORES}
 
 NOT_CONSTANT_TIME_GHASH = ("table4", "table8")
 
@@ -95,6 +96,7 @@ class Config:
     unroll: int | str = DEFAULTS["unroll"]
     mul: str = DEFAULTS["mul"]
     eor3: str = DEFAULTS["eor3"]
+    core: str = DEFAULTS["core"]
     objective: str = DEFAULTS["objective"]
     spill: str = DEFAULTS["spill"]
 
@@ -118,6 +120,8 @@ class Config:
         opts = {}
         if self.target == "armv8a":             # AES instructions: no slicing, no FACE
             opts.update(ghash=self.ghash, unroll=self.unroll, mul=self.mul, eor3=self.eor3)
+            if self.core != DEFAULTS["core"]:     # "generic" is left out: older hashes stay
+                opts["core"] = self.core
         else:
             if self.spec.family == "aes":
                 opts["slicing"] = self.slicing
@@ -160,7 +164,7 @@ class Config:
         if "unroll" in opts:
             unroll = f'"{self.unroll}"' if isinstance(self.unroll, str) else self.unroll
             text += (f'[ghash]\nimpl = "{self.ghash}"\n\n[armv8]\nunroll = {unroll}\nmul = "{self.mul}"\n'
-                     f'eor3 = "{self.eor3}"\n\n')
+                     f'eor3 = "{self.eor3}"\n' + (f'core = "{self.core}"\n' if "core" in opts else "") + '\n')
         text += f"[schedule]\nseed = {self.seed}\n"
         if "objective" in opts:
             text += f'objective = "{self.objective}"\n'
@@ -237,6 +241,9 @@ def check_supported(config: Config, origin: str = "config") -> None:
         if value not in allowed:
             raise ConfigError(f"{origin}: {key} = {value!r} is not available for {'/'.join(combo)}; "
                               f"choose one of: {', '.join(map(str, allowed))}")
+    if config.core == "cortex-a55" and config.eor3 == "on":
+        raise ConfigError(f"{origin}: armv8.core = \"cortex-a55\" with eor3 = \"on\": the Cortex-A55 has no SHA-3 "
+                          "extension (EOR3); choose eor3 = \"off\"")
     if config.spill == "fpu" and (config.objective != "speed" or config.face != "off"):
         raise ConfigError(f"{origin}: spill = \"fpu\" is for the unrolled AES kernels (objective \"speed\", "
                           f"face \"off\"); this configuration has objective {config.objective!r}, face {config.face!r}")

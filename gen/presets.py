@@ -79,15 +79,17 @@ _PRESETS += [
            rijndael256={"shiftrows": "fixsliced"}),
 ]
 
-def _armv8(name, bits, eor3="off", default=True):
+def _armv8(name, bits, eor3="off", default=True, core=None):
     return name, default, {"name": name, "cipher": f"aes{bits}", "mode": "gcm", "target": "armv8a",
-                           "ghash": {"impl": "pmull"}, "armv8": {"eor3": eor3}}
+                           "ghash": {"impl": "pmull"}, "armv8": {"eor3": eor3, **({"core": core} if core else {})}}
 
 
 _PRESETS += [
     # AESE/AESMC + PMULL on ARMv8-A (issue 17); -eor3: the SHA-3 extension's EOR3 as well
     _armv8("aes128gcm-armv8a", 128), _armv8("aes192gcm-armv8a", 192), _armv8("aes256gcm-armv8a", 256),
     _armv8("aes128gcm-armv8a-eor3", 128, eor3="on"),
+    # -a55: the loops llvm-mca costs cheaper on the in-order Cortex-A55 list-scheduled for it (issue 35)
+    _armv8("aes128gcm-armv8a-a55", 128, core="cortex-a55"),
 ]
 
 _PRESETS += [  # SPEEDY-r-192 in generated Thumb-2 (issue 16): speedy5ecb-m3 ... speedy7ctr-m4

@@ -5,7 +5,9 @@ AES with AESE/AESMC (gen/kernels/armv8/aes.py; ECB through a loop of 8 blocks in
 glue (gen/modes/gcm.py). Options ([armv8], SPEC §3): `unroll` blocks per loop step (4 or 8) of
 the counter mode and GHASH, or `auto` (the default: the one llvm-mca costs cheapest, choose.py),
 `mul` karatsuba (3 PMULLs per product) or schoolbook (4), `eor3` the SHA-3 extension's
-three-way XOR (then the drop needs a core with it: -march=...+sha3).
+three-way XOR (then the drop needs a core with it: -march=...+sha3), `core` generic (the kernels
+as written, for out-of-order cores) or cortex-a55 (the kernels whose loops llvm-mca costs cheaper
+on the in-order A55 list-scheduled for it, inorder.py).
 """
 from __future__ import annotations
 
@@ -42,15 +44,24 @@ def kernels(config: Config) -> KernelSet:
         unroll, costs = choose.choose_unroll(keybits, config.mul, eor3)
         figures["unroll_chosen"] = {"unroll": unroll, "loop_cycles_per_byte_summed": costs}
     spread = choose.choose_spread(keybits, unroll, config.mul, eor3)            # llvm-mca's choice
+    sched, core = {}, ""
+    if config.core != "generic":                # an in-order core: the loops llvm-mca costs cheaper scheduled
+        core = config.core
+        sched = choose.choose_schedules(keybits, unroll, config.mul, spread, eor3, core)
+        figures["scheduled_for"] = {"core": core, "kernels": sched}
+
+    def on(kernel):
+        return core if sched.get(kernel) else ""
     sections = [wipe.zero32(p), wipe.zero_bytes(p), wipe.vector_wipe(p), aes.keyschedule(p, keybits), aes.encrypt2(p, keybits),
-                aes.encrypt_pairs(p, keybits),
-                ghash.ghash_blocks(p, unroll, config.mul, eor3), ghash.ghash_init(p),
-                ctr.ctr_pairs(p, keybits, unroll, eor3), ctr_table.ctr_table(p),
-                stitched.ctr_ghash_pairs(p, keybits, unroll, config.mul, spread, eor3)]
+                aes.encrypt_pairs(p, keybits, sched=on("aes_encrypt_pairs")),
+                ghash.ghash_blocks(p, unroll, config.mul, eor3, sched=on("ghash_blocks")), ghash.ghash_init(p),
+                ctr.ctr_pairs(p, keybits, unroll, eor3, sched=on("ctr_pairs")), ctr_table.ctr_table(p),
+                stitched.ctr_ghash_pairs(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs"))]
     figures.update(ghash_spread=spread,
-                   steady_state_cycles_per_byte=choose.kernel_figures(keybits, unroll, config.mul, spread, eor3),
+                   steady_state_cycles_per_byte=choose.kernel_figures(keybits, unroll, config.mul, spread, eor3,
+                                                                      sched=sched, core=core),
                    steady_state_cycles_per_byte_fused=choose.kernel_figures(keybits, unroll, config.mul, spread,
-                                                                            eor3, fused=True))
+                                                                            eor3, fused=True, sched=sched, core=core))
     return KernelSet(
         sections=sections,
         target_guard=target_guard(eor3),

@@ -134,7 +134,7 @@ def ecb_step(nblocks: int, nr: int, skew: int = ECB_SKEW) -> tuple[list[str], li
     return loads, body + [f"add x1, x1, #{16 * nblocks}"]
 
 
-def encrypt_pairs(prefix: str, keybits: int, unroll: int = 8) -> str:
+def encrypt_pairs(prefix: str, keybits: int, unroll: int = 8, sched: str = "") -> str:
     """``{p}_aes_encrypt_pairs(rk, out, in, npairs)``: ECB over npairs >= 1 pairs of blocks with
     the round keys loaded once into v16.., `unroll` blocks in flight a loop step (ecb_step), the
     next step's blocks loaded before the branch back, then the pairs left one at a time. The
@@ -152,4 +152,4 @@ def encrypt_pairs(prefix: str, keybits: int, unroll: int = 8) -> str:
     name = f"{prefix}_aes_encrypt_pairs"
     return function(f"void {name}(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t npairs)", name, body,
                     f"/* {name}: AES-{keybits} ECB over npairs pairs of blocks, {unroll} blocks in flight, round\n"
-                    f" * keys in registers (gen/kernels/armv8/aes.py) */")
+                    f" * keys in registers (gen/kernels/armv8/aes.py){' scheduled for ' + sched if sched else ''} */", sched=sched)

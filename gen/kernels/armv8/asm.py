@@ -33,12 +33,17 @@ def vector_wipe(body: list[str], restored: range = range(0)) -> list[str]:
     return [f"movi v{i}.16b, #0" for i in used if i not in restored]
 
 
-def function(prototype: str, sym: str, body: list[str], comment: str = "", framed: bool = False) -> str:
+def function(prototype: str, sym: str, body: list[str], comment: str = "", framed: bool = False,
+             sched: str = "") -> str:
     """C text of one AArch64 function ``sym`` with ``body`` (instructions and local labels; a
     body that is not ``framed`` ends in its one ``ret``). ``framed``: a NEON kernel, d8-d15
     saved around the body, then ``ret``. Either way the vector registers the body names are
-    zeroed before the return (``vector_wipe``)."""
+    zeroed before the return (``vector_wipe``). ``sched``: an in-order core the body's
+    straight-line regions are list-scheduled for (gen/kernels/armv8/inorder.py)."""
     body = list(body)
+    if sched:
+        from gen.kernels.armv8.inorder import schedule
+        body = schedule(body, sched)
     if framed:
         body = SAVE_D8_D15 + body + vector_wipe(body, range(8, 16)) + RESTORE_D8_D15 + ["ret"]
     else:

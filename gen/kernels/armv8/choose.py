@@ -25,7 +25,7 @@ from pathlib import Path
 from gen.config import ARMV8_UNROLLS
 from gen.cores.aarch64 import CHOICE_CORES, CORES, SHA3_CORES, fuse_aes, mattr
 from gen.errors import ConfigError
-from gen.kernels.armv8 import aes, ctr, ghash, stitched
+from gen.kernels.armv8 import aes, ctr, ghash, inorder, stitched
 
 MCA = "llvm-mca-19"
 ITERATIONS = 100
@@ -85,15 +85,40 @@ def choose_unroll(keybits: int, method: str, eor3: bool = False) -> tuple[int, d
     return min(costs, key=lambda u: costs[u]), costs
 
 
-def kernel_figures(keybits: int, unroll: int, method: str, spread: str, eor3: bool, fused: bool = False) -> dict:
-    """Steady-state c/B of each loop on every core (``metrics.kernel_cycles``); `fused`: with
-    fused AESE/AESMC pairs."""
+def _loops(keybits: int, unroll: int, method: str, spread: str, eor3: bool) -> dict:
+    """name -> (loop body, the kernel it is a step of, bytes a step)."""
     nr = aes.rounds_of(keybits)
+    return {"ctr_ghash_pairs_loop": (stitched_body(keybits, unroll, method, spread, eor3), "ctr_ghash_pairs",
+                                     16 * unroll),
+            "ctr_ghash_pairs_loop_no_table": (stitched_body(keybits, unroll, method, spread, eor3, False),
+                                              "ctr_ghash_pairs", 16 * unroll),
+            "ctr_pairs_loop": (ctr.loop_body(unroll, nr, eor3), "ctr_pairs", 16 * unroll),
+            "ghash_blocks_loop": (ghash.group(unroll, method, eor3=eor3), "ghash_blocks", 16 * unroll),
+            "aes_encrypt_pairs_loop": (sum(aes.ecb_step(8, nr), []), "aes_encrypt_pairs", 128)}
+
+
+def choose_schedules(keybits: int, unroll: int, method: str, spread: str, eor3: bool, core: str) -> dict[str, bool]:
+    """For ``[armv8] core`` an in-order core: per kernel, whether its loop list-scheduled for the
+    core (gen/kernels/armv8/inorder.py) costs fewer cycles on the core's model (fused pairs,
+    CHOICE_FUSED) than as generated; the kernel is printed scheduled only then."""
+    out: dict[str, bool] = {}
+    for name, (body, kernel, _) in _loops(keybits, unroll, method, spread, eor3).items():
+        if name.endswith("_no_table"):
+            continue
+        out[kernel] = (loop_cycles(inorder.schedule(body, core), core, CHOICE_FUSED)
+                       < loop_cycles(body, core, CHOICE_FUSED))
+    return out
+
+
+def kernel_figures(keybits: int, unroll: int, method: str, spread: str, eor3: bool, fused: bool = False,
+                   sched: dict | None = None, core: str = "") -> dict:
+    """Steady-state c/B of each loop on every core (``metrics.kernel_cycles``); `fused`: with
+    fused AESE/AESMC pairs; `sched`: the kernels printed list-scheduled for `core` (their loops
+    are costed so)."""
     cores = CORES if not eor3 else SHA3_CORES                # EOR3 needs a core with SHA-3
-    loops = {"ctr_ghash_pairs_loop": (stitched_body(keybits, unroll, method, spread, eor3), 16 * unroll),
-             "ctr_ghash_pairs_loop_no_table": (stitched_body(keybits, unroll, method, spread, eor3, False),
-                                               16 * unroll),
-             "ctr_pairs_loop": (ctr.loop_body(unroll, nr, eor3), 16 * unroll),
-             "ghash_blocks_loop": (ghash.group(unroll, method, eor3=eor3), 16 * unroll)}
-    return {name: {c: round(loop_cycles(body, c, fused) / nbytes, 3) for c in cores}
-            for name, (body, nbytes) in loops.items()}
+    out = {}
+    for name, (body, kernel, nbytes) in _loops(keybits, unroll, method, spread, eor3).items():
+        if (sched or {}).get(kernel):
+            body = inorder.schedule(body, core)
+        out[name] = {c: round(loop_cycles(body, c, fused) / nbytes, 3) for c in cores}
+    return out

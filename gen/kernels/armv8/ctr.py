@@ -24,7 +24,7 @@ def premix_regs(nr: int) -> tuple[str, ...]:
     return tuple(f"v{i}" for i in (*range(8, 15), *range(aes.RK_BASE + nr + 1, 31)))
 
 
-def ctr_pairs(prefix: str, keybits: int, unroll: int = 8, eor3: bool = False) -> str:
+def ctr_pairs(prefix: str, keybits: int, unroll: int = 8, eor3: bool = False, sched: str = "") -> str:
     if unroll not in (4, 8):
         raise ValueError(f"ctr unroll must be 4 or 8 blocks (got {unroll})")
     nr = aes.rounds_of(keybits)
@@ -45,7 +45,8 @@ def ctr_pairs(prefix: str, keybits: int, unroll: int = 8, eor3: bool = False) ->
     return function(f"void {name}(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, size_t n, "
                     f"const uint32_t *tab)", name, body,
                     f"/* {name}: AES-{keybits} counter mode over n pairs of blocks, {unroll} blocks per loop step,\n"
-                    f" * round 1 from the table for 96-bit IVs (gen/kernels/armv8/ctr.py) */", framed=True)
+                    f" * round 1 from the table for 96-bit IVs (gen/kernels/armv8/ctr.py){' scheduled for ' + sched if sched else ''} */", framed=True,
+                    sched=sched)
 
 
 def loop_body(unroll: int, nr: int, eor3: bool, cached: bool = True) -> list[str]:

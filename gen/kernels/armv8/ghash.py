@@ -125,7 +125,7 @@ def setup(method: str, powers: int) -> list[str]:
     return out + [f"movi {R['C']}.16b, #0xc2", f"shl {R['C']}.2d, {R['C']}.2d, #56", f"movi {R['zero']}.16b, #0"]
 
 
-def ghash_blocks(prefix: str, agg: int = 8, method: str = "karatsuba", eor3: bool = False) -> str:
+def ghash_blocks(prefix: str, agg: int = 8, method: str = "karatsuba", eor3: bool = False, sched: str = "") -> str:
     if agg not in (4, 8) or method not in METHODS:
         raise ValueError(f"ghash: aggregate 4 or 8 blocks, method one of {METHODS} (got {agg}, {method})")
     Y = REGS[method]["Y"]
@@ -141,7 +141,7 @@ def ghash_blocks(prefix: str, agg: int = 8, method: str = "karatsuba", eor3: boo
     return function(f"void {name}(const uint32_t *hk, uint8_t y[16], const uint8_t *in, size_t nblocks)",
                     name, body,
                     f"/* {name}: GHASH with PMULL ({method}{', EOR3' if eor3 else ''}), aggregated reduction over {agg} blocks\n"
-                    f" * (gen/kernels/armv8/ghash.py) */", framed=True)
+                    f" * (gen/kernels/armv8/ghash.py){' scheduled for ' + sched if sched else ''} */", framed=True, sched=sched)
 
 
 def ghash_init(prefix: str) -> str:

@@ -109,8 +109,10 @@ def aes_group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool = 
         # AESE XORs its two operands first, so block i's round 2 is AESE of T(v0 + i) (the loaded
         # word, the rest zero) with base ^ round key 1 as the "key": no round 1, no EOR per block
         for i in range(n):
-            steps[i][0] = ([f"add w13, w12, #{i}", "and w13, w13, #0xff"] if i else ["and w13, w12, #0xff"]) + [
-                f"ldr s{i}, [x7, w13, uxtw #2]"]
+            # the group stays in its run (group() checks), so block i's word is T[(w12 & 0xff) + i]:
+            # one address, then n independent loads (no per-block index chain for an in-order core)
+            steps[i][0] = (["and w13, w12, #0xff", "add x13, x7, w13, uxtw #2"] if i == 0 else []) + [
+                f"ldr s{i}, [x13, #{4 * i}]"]
             steps[i][1] = [f"aese v{i}.16b, {VB}.16b"] + steps[i][1][1:]
     pre = list(premix[:n]) if not eor3 else []
     for i, v in enumerate(pre):                      # the last AddRoundKey is in the premixed message
@@ -166,7 +168,7 @@ def group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool,
 
 
 def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "karatsuba",
-                    spread: str = "even", eor3: bool = False) -> str:
+                    spread: str = "even", eor3: bool = False, sched: str = "") -> str:
     if unroll not in (4, 8) or spread not in SPREADS:
         raise ValueError(f"stitched kernel: unroll 4 or 8, spread one of {SPREADS} (got {unroll}, {spread})")
     nr = aes.rounds_of(keybits)
@@ -200,5 +202,5 @@ def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "k
                     f"const uint32_t *hk, uint8_t y[16], const uint32_t *tab)", name, body,
                     f"/* {name}: AES-{keybits} counter mode over n pairs and GHASH ({method}) of the ciphertext,\n"
                     f" * stitched, {unroll} blocks per loop step, GHASH spread {spread}{', EOR3' if eor3 else ''} "
-                    f"(gen/kernels/armv8/stitched.py) */",
-                    framed=True)
+                    f"(gen/kernels/armv8/stitched.py){' scheduled for ' + sched if sched else ''} */",
+                    framed=True, sched=sched)
