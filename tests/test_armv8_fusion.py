@@ -89,3 +89,35 @@ def test_the_executed_stream_loses_exactly_its_adjacent_aesmc(tmp_path):
     assert len(gone) == sum(x.startswith("aesmc") for x in s)
     for core in ("cortex-a72", "cortex-a55"):
         assert bench_mca.mca_cycles(f, core, tmp_path) < bench_mca.mca_cycles(s, core, tmp_path)
+
+
+FIGURES = ("cycles_per_byte_by_core", "decrypt_cycles_per_byte_by_core", "ecb_cycles_per_byte_by_core",
+           "ctr_cycles_per_byte_by_core", "gcm_kernel_cycles_per_byte_by_core", "gmac_cycles_per_byte_by_core",
+           "ghash_cycles_per_byte_by_core", "key_setup_cycles_by_core")
+
+
+def test_shipped_armv8_manifests_give_every_figure_twice():
+    """Every per-core figure of every shipped ARMv8-A drop is there as modelled and fused, for the
+    same cores (V1 and N2 for the EOR3 drop, all five otherwise); fused is never dearer, and the
+    AES-bound ones (ECB, CTR, the GCM kernel) are cheaper by at least a quarter on the A72."""
+    import json
+    from pathlib import Path
+    out = Path(__file__).resolve().parent.parent / "out"
+    seen = 0
+    for path in sorted(out.glob("*/manifest.json")):
+        m = json.loads(path.read_text())
+        if m["target"] != "armv8a":
+            continue
+        seen += 1
+        met, fused = m["metrics"], m["metrics"]["fused"]
+        cores = set(aarch64.SHA3_CORES if m["options"]["eor3"] == "on" else aarch64.CORES)
+        for key in FIGURES:
+            assert set(met[key]) == set(fused[key]) == cores, (path, key)
+            for core in cores:
+                a, b = met[key][core], fused[key][core]
+                for x, y in (zip(a.values(), b.values()) if isinstance(a, dict) else [(a, b)]):
+                    assert y <= x, (path, key, core)
+        if "cortex-a72" in cores:
+            for key in ("ecb_cycles_per_byte_by_core", "ctr_cycles_per_byte_by_core", "gcm_kernel_cycles_per_byte_by_core"):
+                assert fused[key]["cortex-a72"] < 0.75 * met[key]["cortex-a72"], (path, key)
+    assert seen >= 5

@@ -47,6 +47,8 @@ SIZES = (16, 64, 256, 1024, 4096)
 GHASH_BYTES = 4096
 GMAC_BYTES = 4096
 CTR_TABLE_BYTES = 1024      #: ctx.ctr_tab, the ctx's last member when the drop has one (gen/kernels/armv8/ctr_table.py)
+GHASH_KEY_BYTES = 320       #: ctx.hk, just before ctr_tab (H^1..H^8, gen/kernels/armv8/ghash.py)
+KERNEL_BYTES = 4096         #: the stitched kernel alone over this many bytes (beside peers' kernels)
 ECB_BLOCKS = 64
 CTR_PAIRS = ECB_BLOCKS // 2
 CTX_SYMBOL = "sg_ctx"
@@ -173,10 +175,34 @@ def _ctr(r: Recorder, ctx: int, ctx_bytes: int, iv: int, cost):
     return res
 
 
-def _by_core(v: int, init, ecb, gh, gmac, enc, dec, sizes, cores, ctr=None) -> dict:
+def _kernel(r: Recorder, ctx: int, ctx_bytes: int, iv: int, cost):
+    """The stitched kernel alone, as a peer's GCM kernel is measured: one call of
+    ``{prefix}_ctr_ghash_pairs`` over KERNEL_BYTES from IV || 2 with the round-1 table (no J0,
+    no length block, no tag, no glue); its costs, or None when the drop has no such kernel. Its
+    GHASH must equal the drop's own ``ghash`` of the ciphertext (which proves hk's place)."""
+    name = f"{r.prefix}_ctr_ghash_pairs"
+    if name not in r.fw.symbols:
+        return None
+    m = r.machine
+    n = KERNEL_BYTES
+    j = m.read(iv, 12)
+    cb = m.alloc(32, j + (2).to_bytes(4, "big") + j + (3).to_bytes(4, "big"))
+    src, dst, y, y2 = m.alloc(n, _pattern(n, 10), readonly=True), m.alloc(n), m.alloc(16), m.alloc(16)
+    hk = ctx + ctx_bytes - CTR_TABLE_BYTES - GHASH_KEY_BYTES
+    res = cost(r.stream("ctr_ghash_pairs", ctx, dst, cb, src, n // 32, hk, y, ctx + ctx_bytes - CTR_TABLE_BYTES,
+                        expect=None))
+    r.stream("ghash", ctx, y2, dst, n // 16, expect=None)
+    if m.read(y, 16) != m.read(y2, 16):
+        raise BenchError(f"{name}: its GHASH differs from {r.prefix}_ghash of its output (is hk where it is assumed?)")
+    return res
+
+
+def _by_core(v: int, init, ecb, gh, gmac, enc, dec, sizes, cores, ctr=None, kernel=None) -> dict:
     """The per-core figures of variant v (0: as modelled, 1: fused pairs)."""
     more = {} if ctr is None else {"ctr_cycles_per_byte_by_core": _per(ctr[0][v], 32 * CTR_PAIRS),
                                    "ctr_no_table_cycles_per_byte_by_core": _per(ctr[1][v], 32 * CTR_PAIRS)}
+    if kernel is not None:
+        more["gcm_kernel_cycles_per_byte_by_core"] = _per(kernel[v], KERNEL_BYTES)
     return {**more,
         "key_setup_cycles_by_core": init[v],
         "ecb_cycles_per_byte_by_core": _per(ecb[v], 16 * ECB_BLOCKS),
@@ -194,7 +220,8 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
                    fw: toolchain.Firmware, sizes=SIZES, cores=None) -> dict:
     """The manifest's ``metrics`` for an A-class GCM drop: cycles per core (llvm-mca) of init,
     ecb_encrypt (64 blocks), ghash (4096 bytes), GMAC (encrypt of 4096 bytes of AAD and no
-    message), counter mode (ctr_pairs over 64 blocks, with and without the round-1 table) and encrypt/decrypt (96-bit IV, no AAD, 16-byte tag) per message size.
+    message), counter mode (ctr_pairs over 64 blocks, with and without the round-1 table), the
+    stitched kernel alone over 4 KiB (as peers' GCM kernels are measured) and encrypt/decrypt (96-bit IV, no AAD, 16-byte tag) per message size.
     ``cycles``/``cycles_per_byte`` are the first core's (Cortex-A72);
     ``cycles_by_core``/``cycles_per_byte_by_core`` give every core; ``fused`` the same per-core
     figures with fused AESE/AESMC pairs. A drop emulated on ``armv8a-max`` (EOR3) is costed on
@@ -232,6 +259,7 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
     gtag = m.alloc(16)
     gmac = cost(r.stream("encrypt", ctx, iv, 12, aad, GMAC_BYTES, 0, 0, 0, gtag, 16))
     ctr = _ctr(r, ctx, ctx_bytes, iv, cost)
+    kernel = _kernel(r, ctx, ctx_bytes, iv, cost)
     enc, dec = {}, {}
     for n in sizes:
         msg = m.alloc(n, _pattern(n, 6), readonly=True)
@@ -241,7 +269,7 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
         if m.read(back, n) != _pattern(n, 6):
             raise BenchError(f"{prefix}_decrypt did not give the message back ({n} bytes)")
     first = cores[0]
-    plain = _by_core(0, init, ecb, gh, gmac, enc, dec, sizes, cores, ctr)
+    plain = _by_core(0, init, ecb, gh, gmac, enc, dec, sizes, cores, ctr, kernel)
     return {
         "model": model_name(cores),
         "core": fw.core,
@@ -260,7 +288,7 @@ def bench_mca_drop(header: Path, prefix: str, target: str, keybits: int, workdir
         **plain,
         "fused": {"transform": "each adjacent `aese vX.16b, vK.16b; aesmc vX.16b, vX.16b` of the executed "
                                "stream costed as the AESE alone (gen/cores/aarch64.fuse_aes)",
-                  **_by_core(1, init, ecb, gh, gmac, enc, dec, sizes, cores, ctr)},
+                  **_by_core(1, init, ecb, gh, gmac, enc, dec, sizes, cores, ctr, kernel)},
         "text_bytes": sizes_info["text_bytes"],
         "rodata_bytes": sizes_info["rodata_bytes"],
         "ctx_bytes": ctx_bytes,
