@@ -46,7 +46,7 @@ def target_guard(target: str) -> str:
 
 
 #: the flags that give a Cortex-M4 build its FPU (softfp keeps the soft-float calling convention,
-#: so the drop links with code built either way); emu/toolchain.header_cflags reads them back
+#: so the drop links with code built either way); emu/machines/toolchain.header_cflags reads them back
 FPU_CFLAGS = "-mfpu=fpv4-sp-d16 -mfloat-abi=softfp"
 
 

@@ -6,7 +6,7 @@ spills included (ties: fewer gates, then pool order).
 
     .venv/bin/python -m gen.kernels.speedy.sbox_cycles     # prints the scores and the winner
 
-reproduces ``gen/circuits/speedy_sbox.GATES`` (tests/test_speedy_sbox_cycles.py).  More:
+reproduces ``gen/circuits/speedy_sbox.GATES`` (tests/test_speedy_thumb2.py).  More:
 docs/internals/speedy.md.
 """
 from __future__ import annotations
