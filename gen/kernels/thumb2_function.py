@@ -1,8 +1,8 @@
 """Any straight-line IR ``Program`` (gen/ir.py) as a Thumb-2 function (AAPCS), as generated text.
 
 ``compile_function(program, name, params, core, ...) -> Function``: every memory is a pointer
-argument; one is ``pinned`` to a register, the others are *homed* (pushed by the prologue, so
-evicting one is free and a reload is one LDR); then schedule, allocate (checked symbolically),
+argument, kept in a register if ``pinned``, else *homed* (pushed by the prologue, so evicting
+it is free and a reload is one LDR); then schedule, allocate (checked symbolically),
 post-schedule, STRD pairs and reload renaming, and ``Function.cycles`` is the whole call on the
 shared timing table.  Argument memory is touched only by single-word LDR/STR (no alignment needed,
 out may be in); nothing branches or computes an address.  The frame, the passes and the loop

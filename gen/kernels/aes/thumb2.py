@@ -1,13 +1,12 @@
 """Fixsliced AES-128/192/256 (ffs and sfs) encrypting two blocks, as generated Thumb-2.
 
 ``compile_encrypt2(keybits, slicing, core, seed=0, ...) -> Compiled``: the kernel ``(rk, out, in)``
-as instructions with its figures; ecb_thumb2.py loops it over pairs, ctr_thumb2.py XOR-fuses it.
-The trick: the same IR as fixsliced.encrypt2_ir, cut into segments (packing, 'ark+sbox' per round,
-the linear layer) that are scheduled one after the other in evaluation orders found offline
-(thumb2_orders.py: annealing / CP-SAT), then Belady allocation over all 14 registers with free
-pointer reloads and rematerialisation, post-scheduling for LDR;LDR pipelining, STRD spill pairs
-and reload renaming. ARMv7-M only, so the same code runs on M3 and M4; ``spill="fpu"`` (M4F)
-spills to s0-s15 instead. The pipeline step by step: docs/internals/aes-kernels.md.
+and its figures; ecb_thumb2.py loops it over pairs, ctr_thumb2.py fuses it with the CTR XOR.
+The trick: the kernel is spill-bound, so fixsliced.py's IR is scheduled in pieces (per round:
+AddRoundKey + S-box, then the linear layer), each in an evaluation order searched offline
+(thumb2_orders.py), and the passes after register allocation (gen/sched/) win back what they can:
+pipelined loads, STRD spill pairs, recomputing instead of reloading.  ARMv7-M only, so one code
+for M3 and M4; ``spill="fpu"`` (M4F) spills to s0-s15.  The six steps: docs/internals/aes-kernels.md.
 """
 from __future__ import annotations
 
