@@ -13,7 +13,7 @@ scheduling models. The honest way to cost a whole call with it (not only a kerne
 3. give the stream to ``llvm-mca-19 -mtriple=aarch64 -mcpu=CORE -iterations=1``: its "Total
    Cycles" is the figure for the call.
 
-What this leaves out (README, A-class section): branch mispredictions and the front end (fetch,
+What this leaves out (docs/armv8.md): branch mispredictions and the front end (fetch,
 decode bandwidth beyond the model's dispatch width, I-cache), cache misses and TLB (every load
 hits L1), store-to-load forwarding stalls, memory-carried dependencies, and AESE/AESMC fusion
 (none of the models fuses them). The cores are Cortex-A72, Neoverse N1, Neoverse V1 and Cortex-A55
