@@ -92,7 +92,7 @@ def block_kernels(config: Config) -> KernelSet:
 #: [schedule] objective -> GHASH blocks per aggregated group (None: the core's default,
 #: ghash_thumb2.GROUP_BLOCKS).  Each block of a group is unrolled (~2 KB of ctmul on the M4),
 #: so the group is the largest single lever on .text; a smaller one costs the reduction and
-#: recombination per fewer blocks (README, "Code size").
+#: recombination per fewer blocks (docs/size.md).
 GHASH_GROUP = {"speed": None, "balanced": 2, "size": 1}
 
 
