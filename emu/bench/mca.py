@@ -1,30 +1,12 @@
 """Benchmarks of an A-class drop: llvm-mca-19 costs the instructions a call really executed.
 
-The Cortex-M cycle model (emu/bench/cycles.py) has no counterpart for out-of-order A-class cores;
-the issue asks for the tool users trust for them, LLVM's machine-code analyser with its
-scheduling models. The honest way to cost a whole call with it (not only a kernel's loop):
-
-1. run the call in Unicorn (the drop linked with the batch driver, as for validation) and record
-   the address of every executed instruction (UC_HOOK_CODE, installed before the first run);
-2. turn that into the straight-line instruction stream it is, with each instruction's text from
-   ``llvm-objdump-19`` of the same ELF (branch and ADRP targets become a label: llvm-mca does not
-   follow branches, it costs each instruction as it comes, which is what a correctly predicted
-   branch costs);
-3. give the stream to ``llvm-mca-19 -mtriple=aarch64 -mcpu=CORE -iterations=1``: its "Total
-   Cycles" is the figure for the call.
-
-What this leaves out (README, A-class section): branch mispredictions and the front end (fetch,
-decode bandwidth beyond the model's dispatch width, I-cache), cache misses and TLB (every load
-hits L1), store-to-load forwarding stalls and memory-carried dependencies. The cores are
-Cortex-A72, Neoverse N1, Neoverse V1, Cortex-A55 (in order) and Neoverse N2 (gen/cores/aarch64.py).
-Figures are deterministic: the stream and llvm-mca are.
-
-Every figure is given twice: as the models are (the plain keys, ``*_by_core``) and with AESE/AESMC
-fusion (``metrics.fused``, the same keys): every core we model fuses an AESE with the AESMC of its
-result directly after it, none of llvm-mca's models does, so step 3 is run a second time on the
-stream with each such adjacent pair costed as its AESE alone (gen/cores/aarch64.fuse_aes; nothing
-else in the stream changes). A kernel that keeps its pairs adjacent gains; one that splits them
-does not, as on the core.
+The call runs in Unicorn recording every executed address; the trace becomes a straight-line
+stream with each instruction's text from ``llvm-objdump-19``, and ``llvm-mca-19 -mtriple=aarch64
+-mcpu=CORE -iterations=1``'s "Total Cycles" is the figure (cores: gen/cores/aarch64.py).  No
+mispredictions, front end or cache misses; deterministic.  Every figure is given twice: as the
+models are (``*_by_core``) and with AESE/AESMC fusion (``metrics.fused``: each adjacent pair costed
+as its AESE alone, gen/cores/aarch64.fuse_aes), since every modelled core fuses and no model does.
+Steps and caveats: docs/internals/benchmarks.md.
 """
 from __future__ import annotations
 
