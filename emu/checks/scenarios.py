@@ -66,7 +66,7 @@ class Gcm:
     @staticmethod
     def firmware(d: Drop, work: Path) -> toolchain.Firmware:
         plat = platforms.for_target(d.target)
-        if plat.name == "armv7m":
+        if plat.name != "aarch64":          # aarch64-linux-gnu-gcc links its own way (static, no PIE)
             return toolchain.build_firmware(d.header, d.prefix, d.target, work)
         return toolchain.build_platform_firmware(plat, d.header, d.prefix, d.core or plat.core(d.target), work)
 
@@ -101,7 +101,7 @@ class Gcm:
 
     @staticmethod
     def bench(d: Drop, work: Path, fw, cache_bytes: int = 0) -> dict:
-        if platforms.for_target(d.target).name != "armv7m":      # A-class: llvm-mca, not the M model
+        if platforms.for_target(d.target).name == "aarch64":     # A-class: llvm-mca, not a cycle model
             return bench_mca_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work, fw)
         metrics = bench_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work, firmware=fw,
                              cache_bytes=cache_bytes)
