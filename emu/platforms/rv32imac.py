@@ -42,7 +42,11 @@ RV32IMAC = Platform(
     entry_bit=0,
     stack_align=16,
     capstone=(capstone.CS_ARCH_RISCV, capstone.CS_MODE_RISCV32 | capstone.CS_MODE_RISCVC),
+    hosted_cflags=("--specs=picolibc.specs",),
 )
+
+#: clang's target and core flags (emu/vendoring/flagsets.py)
+CLANG_FLAGS = ("--target=riscv32-unknown-elf", *MARCH)
 
 #: registers a caller may leave anything in (t0-t6, s0-s11): the constant-time checker zeroes
 #: them before each call so every run starts alike
