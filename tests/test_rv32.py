@@ -110,3 +110,31 @@ def test_constant_time_checker_catches_a_division_on_a_secret(tmp_path):
     r = check_function(m, fw, "leak", lambda _m, s: s, secrets)
     assert not r.verified and r.divergence.what == "timing class" and "divu" in r.divergence.disassembly
     assert check_function(m, fw, "fine", lambda _m, s: s, secrets).verified
+
+
+def test_llvm_mca_differs_from_the_e31_model_where_the_manual_says(tmp_path):
+    """Over the same executed stream: loads and ALU chains cost alike; llvm-mca's sifive-e31
+    (LLVM's Rocket model) pipelines MULs at latency 4 where the E31 blocks 5 cycles per MUL."""
+    from emu.bench import rv32_mca
+    muls = "\n".join(f"mul a{2 + i % 5}, a0, a1" for i in range(20))
+    alu = "\n".join(["lw a2, 0(sp)", "add a3, a2, a2", "lbu a4, 1(sp)", "xor a5, a4, a3"] * 10)
+    fw = assemble(fn("muls", muls + "\nret") + fn("alu", alu + "\nret"), tmp_path)
+    got = {}
+    for name in ("muls", "alu"):
+        got[name] = rv32_mca.cross_check(fw, lambda _m, _call, name=name: (name, ()), tmp_path)
+    a = got["alu"]
+    assert abs(a["model_cycles"] - a["llvm_mca_cycles"]) <= 3 and a["stall_cycles"] == 10 * (1 + 2)
+    m = got["muls"]
+    assert m["muls"] == 20 and m["model_cycles"] == 5 * 19 + 2      # 20 MULs 5 cycles apart, then ret
+    assert m["llvm_mca_cycles"] < 40                                 # pipelined: one a cycle
+
+
+def test_docs_page_tables_match_the_shipped_manifests(tmp_path):
+    """docs/riscv.md's generated tables (gen/report: the README leaves rv32imac drops to it) are
+    what the manifests in out/ give."""
+    from gen.report.tables import load_manifests, update_pages
+    from tests.conftest import ROOT
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "riscv.md").write_text((ROOT / "docs" / "riscv.md").read_text())
+    assert update_pages(tmp_path, load_manifests(ROOT / "out")) is False, "docs/riscv.md is stale: run make"
+    assert "RV32IMAC on the SiFive E31 model" in (tmp_path / "docs" / "riscv.md").read_text()
