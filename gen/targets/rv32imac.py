@@ -1,14 +1,16 @@
-"""Target `rv32imac`: RV32IMAC cores (SiFive E31 class), the portable target's generated C kernels
-(fixsliced AES with the constant-time ctmul GHASH, bitsliced Rijndael-256, SPEEDY) compiled for
-RV32 and behind a guard that stops a build for anything else.  The kernels are
-gen/targets/portable.py's, unchanged; what differs is where the drop is checked and measured
-(Unicorn's E31 model and the E31 cycle model, emu/platforms/rv32imac.py).
+"""Target `rv32imac`: RV32IMAC cores (SiFive E31 class).  AES-GCM: fixsliced AES as generated
+RV32I assembly (gen/kernels/aes/rv32.py: the IR split for RV32, scheduled and allocated onto its
+registers) with the portable target's C key schedule, ctmul GHASH and CTR/FACE glue; the block
+ciphers (Rijndael-256, SPEEDY, AES ecb/ctr): the portable target's generated C kernels compiled
+for RV32.  Everything sits behind a guard that stops a build for anything else; the drops are
+checked in Unicorn's E31 model and measured by the E31 cycle model (emu/platforms/rv32imac.py).
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
 from gen.config import Config
+from gen.kernels.aes import rv32 as aes_rv32
 from gen.targets import portable
 from gen.targets.common import KernelSet
 
@@ -20,4 +22,14 @@ TARGET_GUARD = (
 
 
 def kernels(config: Config) -> KernelSet:
-    return replace(portable.kernels(config), target_guard=TARGET_GUARD)
+    ks = replace(portable.kernels(config), target_guard=TARGET_GUARD)
+    if config.mode != "gcm":
+        return ks
+    code, c = aes_rv32.rv32_c(config.prefix, 8 * config.spec.key_bytes, config.slicing)
+    # sections[0] is the AES code (portable.aes_gcm_kernels' order): its C encrypt2 is replaced
+    return replace(ks, sections=[code] + ks.sections[1:], file_scope_asm=True,
+                   kernel_cycles={"aes_encrypt2": c.cycles},
+                   kernel_facts={"aes_encrypt2": {"rv32_ops": c.n_ops, "rotations": c.rotations,
+                                                  "spills": c.spills, "reloads": c.reloads,
+                                                  "saved_registers": len(c.saved),
+                                                  "free_registers": len(aes_rv32.REGS) - c.used_regs}})
