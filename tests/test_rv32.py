@@ -128,13 +128,3 @@ def test_llvm_mca_differs_from_the_e31_model_where_the_manual_says(tmp_path):
     assert m["muls"] == 20 and m["model_cycles"] == 5 * 19 + 2      # 20 MULs 5 cycles apart, then ret
     assert m["llvm_mca_cycles"] < 40                                 # pipelined: one a cycle
 
-
-def test_docs_page_tables_match_the_shipped_manifests(tmp_path):
-    """docs/riscv.md's generated tables (gen/report: the README leaves rv32imac drops to it) are
-    what the manifests in out/ give."""
-    from gen.report.tables import load_manifests, update_pages
-    from tests.conftest import ROOT
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "riscv.md").write_text((ROOT / "docs" / "riscv.md").read_text())
-    assert update_pages(tmp_path, load_manifests(ROOT / "out")) is False, "docs/riscv.md is stale: run make"
-    assert "RV32IMAC on the SiFive E31 model" in (tmp_path / "docs" / "riscv.md").read_text()
