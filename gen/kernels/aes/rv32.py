@@ -83,14 +83,15 @@ def rv32_c(prefix: str, keybits: int, slicing: str, seed: int = 0):
         "{\n"
         "    uint32_t w[8];\n"
         "    volatile uint32_t *vw = w;\n"
+        "    volatile uint8_t *vb = (volatile uint8_t *)w;   /* volatile: no loop becomes a memcpy call */\n"
         "    unsigned i;\n"
         "    if ((((uintptr_t)out | (uintptr_t)in) & 3u) == 0u) {   /* public: the buffers' addresses */\n"
         f"        {sym}(rk, (uint32_t *)(void *)out, (const uint32_t *)(const void *)in);\n"
         "        return;\n"
         "    }\n"
-        "    for (i = 0; i < 32; i++) ((uint8_t *)w)[i] = in[i];\n"
+        "    for (i = 0; i < 32; i++) vb[i] = in[i];\n"
         f"    {sym}(rk, w, w);\n"
-        "    for (i = 0; i < 32; i++) out[i] = ((uint8_t *)w)[i];\n"
+        "    for (i = 0; i < 32; i++) out[i] = vb[i];\n"
         "    for (i = 0; i < 8; i++) vw[i] = 0;\n"
         "}\n")
     text = portable.head_c(keybits, slicing) + portable.keyschedule_c(prefix, keybits, slicing) + "\n" + asm + wrapper
