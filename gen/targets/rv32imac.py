@@ -25,11 +25,11 @@ def kernels(config: Config) -> KernelSet:
     ks = replace(portable.kernels(config), target_guard=TARGET_GUARD)
     if config.mode != "gcm":
         return ks
-    code, c = aes_rv32.rv32_c(config.prefix, 8 * config.spec.key_bytes, config.slicing)
+    code, c, seed = aes_rv32.rv32_c(config.prefix, 8 * config.spec.key_bytes, config.slicing)
     # sections[0] is the AES code (portable.aes_gcm_kernels' order): its C encrypt2 is replaced
     return replace(ks, sections=[code] + ks.sections[1:], file_scope_asm=True,
                    kernel_cycles={"aes_encrypt2": c.cycles},
-                   kernel_facts={"aes_encrypt2": {"rv32_ops": c.n_ops, "rotations": c.rotations,
+                   kernel_facts={"aes_encrypt2": {"seed": seed, "rv32_ops": c.n_ops, "rotations": c.rotations,
                                                   "spills": c.spills, "reloads": c.reloads,
                                                   "saved_registers": len(c.saved),
                                                   "free_registers": len(aes_rv32.REGS) - c.used_regs}})
