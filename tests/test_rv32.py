@@ -128,3 +128,15 @@ def test_llvm_mca_differs_from_the_e31_model_where_the_manual_says(tmp_path):
     assert m["muls"] == 20 and m["model_cycles"] == 5 * 19 + 2      # 20 MULs 5 cycles apart, then ret
     assert m["llvm_mca_cycles"] < 40                                 # pipelined: one a cycle
 
+
+
+@pytest.mark.parametrize("cc", [["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb"], ["gcc"],
+                                ["riscv64-unknown-elf-gcc", "-march=rv64imac", "-mabi=lp64"]])
+def test_an_rv32_drop_compiled_for_another_target_stops_at_its_error(cc, tmp_path):
+    from tests.conftest import ROOT
+    header = ROOT / "out" / "aes128gcm-rv32" / "aes128gcm-rv32.h"
+    src = tmp_path / "impl.c"
+    src.write_text(f'#define AES128GCM_RV32_IMPLEMENTATION\n#include "{header}"\n')
+    with pytest.raises(toolchain.BuildError, match="generated for rv32imac"):
+        toolchain.run([toolchain.tool(cc[0]), *cc[1:], "-ffreestanding", "-c", str(src), "-o", str(tmp_path / "o.o")],
+                      tmp_path)
