@@ -87,3 +87,21 @@ def test_the_aes_kernel_computes_the_ir_and_costs_what_the_generator_says(keybit
         assert got == ir.run(prog, {"in": words, "rk": rk})["out"]
         assert counter.cycles == c.cycles                     # one model, two clients
     assert m.stack_used == c.stack_bytes and c.used_regs <= len(aes_rv32.REGS)
+
+
+def test_the_speedy_block_function_computes_the_ir(tmp_path):
+    from gen import ciphers
+    from gen.kernels import block_portable, rv32_function
+    _, prog = block_portable.programs(ciphers.get("speedy5"))
+    c = rv32_function.compile_function(prog, seed=0)
+    fw = firmware({"enc": c.insns}, tmp_path)
+    m = Machine(CORE, fw.image)
+    counter = CycleCounter(m.uc, CORE, layout.FLASH_BASE, layout.FLASH_BASE + len(fw.image))
+    rng = random.Random(7)
+    pack = lambda ws: b"".join(w.to_bytes(4, "little") for w in ws)
+    n_rk, n_in, n_out = prog.mems["rk"][0], prog.mems["in"][0], prog.mems["out"][0]
+    rk, words = [rng.getrandbits(32) for _ in range(n_rk)], [rng.getrandbits(32) for _ in range(n_in)]
+    rk_p, in_p, out_p = m.alloc(4 * n_rk, pack(rk)), m.alloc(4 * n_in, pack(words)), m.alloc(4 * n_out)
+    m.call(fw.addr("enc"), rk_p, out_p, in_p)
+    got = [int.from_bytes(m.read(out_p + 4 * i, 4), "little") for i in range(n_out)]
+    assert got == ir.run(prog, {"in": words, "rk": rk})["out"] and counter.cycles == c.cycles

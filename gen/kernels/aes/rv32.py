@@ -1,108 +1,28 @@
 """Fixsliced AES, two blocks per call, generated as RV32I assembly (issue 36, step 3): the same
-IR as every other AES kernel (gen/kernels/aes/fixsliced.encrypt2_ir), split for RV32
-(gen/kernels/rv32_split.py: rotations become three instructions), scheduled
-(gen/sched/listsched.schedule), allocated onto RV32's registers (gen/sched/regalloc.allocate
-with gen/isa/rv32.RV32) and scheduled again for the E31's latencies (gen/sched/inorder_post.py).
-
-The kernel ``{prefix}_aes_encrypt2_rv32(const uint32_t *rk, uint32_t *out, const uint32_t *in)``
-reads and writes words (LW/SW: the E31 traps on a misaligned word access); the C wrapper
-``{prefix}_aes_encrypt2`` passes byte buffers through aligned words (public pointer values
-decide, never data).  rk, out and in stay in a0, a1, a2 for the whole body.
+IR as every other AES kernel (gen/kernels/aes/fixsliced.encrypt2_ir) through
+gen/kernels/rv32_function.py (split for RV32: rotations become three instructions; scheduled,
+allocated onto RV32's registers, scheduled again for the E31's latencies), beside the portable
+target's C key schedule.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from gen.circuits import aes_sbox
-from gen.isa import rv32 as R
+from gen.kernels import rv32_function as F
 from gen.kernels.aes import fixsliced as AF
-from gen.kernels import rv32_split
-from gen.sched import inorder_post, listsched, regalloc
 
-CORE = "sifive-e31"
-BASES = {"rk": regalloc.BaseSpec("pinned", "a0"), "out": regalloc.BaseSpec("pinned", "a1"),
-         "in": regalloc.BaseSpec("pinned", "a2")}
-REGS = tuple(r for r in R.ALLOCATABLE if r not in ("a0", "a1", "a2"))
+#: the registers the kernels may give values (a0-a2 hold rk, out, in)
+REGS = F.REGS
 
 
-@dataclass
-class Compiled:
-    insns: list          # the whole function: prologue, body, epilogue
-    cycles: int          # E31 model, straight line (gen/cores/inorder.py)
-    spills: int
-    reloads: int
-    remats: int
-    n_ops: int           # IR ops after the RV32 split
-    rotations: int       # rotations the split made (three instructions each)
-    saved: tuple         # callee-saved registers the body uses
-    stack_bytes: int
-    used_regs: int       # registers the body's values used, of len(REGS)
+def compile_encrypt2(keybits: int, slicing: str, seed: int = 0, circuit: str = aes_sbox.DEFAULT) -> F.Compiled:
+    return F.compile_function(AF.encrypt2_ir(keybits, slicing, circuit), seed)
 
 
-def compile_encrypt2(keybits: int, slicing: str, seed: int = 0, circuit: str = aes_sbox.DEFAULT) -> Compiled:
-    prog = AF.encrypt2_ir(keybits, slicing, circuit)
-    split = rv32_split.split(prog)
-    order = listsched.schedule(split, seed, "pressure")
-    alloc = regalloc.allocate(split, order, BASES, regs=REGS, seed=seed, isa=R.RV32)
-    regalloc.check_allocation(split, order, alloc, BASES, isa=R.RV32)
-    body = R.expand_constants(alloc.insns)
-    body = inorder_post.schedule(body, CORE, R.RV32, readonly=frozenset(alloc.readonly))
-    used = set().union(*(i.reads() | i.writes() for i in body))
-    saved = tuple(r for r in R.CALLEE_SAVED + ("ra",) if r in used)
-    n_save = -(-4 * len(saved) // 16) * 16
-    spill_bytes = -(-4 * alloc.n_slots // 16) * 16
-    body = [R.resolve(i, lambda slot: 4 * slot) for i in body]
-    pro = ([R.add_sp(-(n_save + spill_bytes))] if n_save + spill_bytes else []) + \
-          [R.sw(r, "sp", spill_bytes + 4 * k, note="save") for k, r in enumerate(saved)]
-    epi = [R.lw(r, "sp", spill_bytes + 4 * k, note="restore") for k, r in enumerate(saved)] + \
-          ([R.add_sp(n_save + spill_bytes)] if n_save + spill_bytes else []) + [R.Insn("ret")]
-    insns = pro + body + epi
-    R.check_core(insns, CORE)
-    rotations = sum(1 for op in prog.ops if op.kind == "ror" or (op.shift and op.shift[0] == "ror"))
-    return Compiled(insns=insns, cycles=inorder_post.cycles(insns, CORE), spills=alloc.spills,
-                    reloads=alloc.reloads, remats=alloc.remats, n_ops=len(split.ops), rotations=rotations,
-                    saved=saved, stack_bytes=n_save + spill_bytes,
-                    used_regs=len(set(alloc.used_regs) & set(REGS)))
-
-
-#: schedule seeds tried for a drop's kernel, the cheapest kept (the seed breaks ties in the list
-#: scheduler and the allocator; measured AES-128 ffs: 2,918 cycles at seed 0, 2,878 at best of 8)
-SEEDS = range(8)
-
-
-def cheapest(keybits: int, slicing: str, seeds=SEEDS) -> tuple[int, Compiled]:
-    """(seed, kernel) of the fewest modelled cycles over ``seeds`` (the first on a tie)."""
-    return min(((s, compile_encrypt2(keybits, slicing, s)) for s in seeds), key=lambda sc: (sc[1].cycles, sc[0]))
-
-
-def rv32_c(prefix: str, keybits: int, slicing: str, seeds=SEEDS):
-    """(C text, Compiled): the C key schedule (gen/kernels/aes/portable.py), the generated RV32
-    kernel as a file-scope ``__asm__`` block, and ``{prefix}_aes_encrypt2`` on byte buffers
-    around it: aligned buffers go straight to the kernel, others through an aligned copy on
-    the stack, wiped after (the choice depends on the pointers' values only, never on data)."""
+def rv32_c(prefix: str, keybits: int, slicing: str, seeds=F.SEEDS):
+    """(C text, Compiled): the C key schedule (gen/kernels/aes/portable.py), then the cheapest
+    kernel over ``seeds`` as ``{prefix}_aes_encrypt2`` on byte buffers (rv32_function.c_text)."""
     from gen.kernels.aes import portable
-    seed, c = cheapest(keybits, slicing, seeds)
-    sym = f"{prefix}_aes_encrypt2_rv32"
-    comment = (f"/* {sym}: AES-{keybits} ({slicing}) on two blocks in RV32I assembly generated by "
-               f"gen/kernels/aes/rv32.py (seed {seed}: {c.cycles} cycles on the E31 model, {c.rotations} rotations "
-               f"as three instructions each, {c.spills} spills); rk, out, in: 4-byte aligned words. */")
-    asm = R.c_asm(f"void {sym}(const uint32_t *rk, uint32_t *out, const uint32_t *in)",
-                  R.function_lines(sym, ["    " + i.text() for i in c.insns]), comment)
-    wrapper = (
-        f"static void {prefix}_aes_encrypt2(const uint32_t *rk, uint8_t *out, const uint8_t *in)\n"
-        "{\n"
-        "    uint32_t w[8];\n"
-        "    volatile uint32_t *vw = w;\n"
-        "    volatile uint8_t *vb = (volatile uint8_t *)w;   /* volatile: no loop becomes a memcpy call */\n"
-        "    unsigned i;\n"
-        "    if ((((uintptr_t)out | (uintptr_t)in) & 3u) == 0u) {   /* public: the buffers' addresses */\n"
-        f"        {sym}(rk, (uint32_t *)(void *)out, (const uint32_t *)(const void *)in);\n"
-        "        return;\n"
-        "    }\n"
-        "    for (i = 0; i < 32; i++) vb[i] = in[i];\n"
-        f"    {sym}(rk, w, w);\n"
-        "    for (i = 0; i < 32; i++) out[i] = vb[i];\n"
-        "    for (i = 0; i < 8; i++) vw[i] = 0;\n"
-        "}\n")
-    text = portable.head_c(keybits, slicing) + portable.keyschedule_c(prefix, keybits, slicing) + "\n" + asm + wrapper
-    return text, c, seed
+    c = F.cheapest(AF.encrypt2_ir(keybits, slicing, aes_sbox.DEFAULT), seeds)
+    text = (portable.head_c(keybits, slicing) + portable.keyschedule_c(prefix, keybits, slicing) + "\n"
+            + F.c_text(f"{prefix}_aes_encrypt2", c, 8, 8, f"AES-{keybits} ({slicing}) on two blocks"))
+    return text, c
