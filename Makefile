@@ -4,7 +4,7 @@
 # All do their own idempotent set-up: a .venv with the pinned Python packages, and from Debian
 # when missing: arm-none-eabi-gcc (with newlib's headers), the host gcc/g++, clang with its
 # sanitizer runtimes (the vendoring checks), and for armv8a aarch64-linux-gnu-gcc, llvm-19
-# (llvm-mca, the A-class cost model) and qemu-user.
+# (llvm-mca, the A-class cost model) and qemu-user; for rv32imac riscv64-unknown-elf-gcc and picolibc.
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
@@ -43,6 +43,12 @@ toolchain:
 	   && command -v llvm-objdump-19 && command -v qemu-aarch64; } >/dev/null 2>&1 || { \
 	  echo "installing gcc-aarch64-linux-gnu g++-aarch64-linux-gnu llvm-19 qemu-user (apt)"; \
 	  $(APT_INSTALL) gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross llvm-19 qemu-user >/dev/null; }
+
+	@# rv32imac (issue 36): the RISC-V bare-metal gcc (rv32imac/ilp32 multilib) and picolibc's headers
+	@# (hosted compiles of the vendoring matrix); clang and llvm-mca-19 come with the lines above
+	@command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 && test -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs || { \
+	  echo "installing gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf (apt)"; \
+	  $(APT_INSTALL) gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf >/dev/null; }
 
 test: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider

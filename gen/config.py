@@ -18,7 +18,7 @@ from gen.errors import ConfigError
 
 CIPHERS = ("aes128", "aes192", "aes256", "rijndael256", "speedy5", "speedy6", "speedy7")
 MODES = ("gcm", "ctr", "ecb")
-TARGETS = ("cortex-m4", "cortex-m3", "armv8a", "portable")
+TARGETS = ("cortex-m4", "cortex-m3", "armv8a", "portable", "rv32imac")
 SLICINGS = ("ffs", "sfs")
 FACES = ("off", "r1", "r2")
 GHASHES = ("ctmul", "table4", "table8", "pmull")
@@ -78,6 +78,10 @@ for _cipher in ("rijndael256", "speedy5", "speedy6", "speedy7"):   # bitsliced b
 for _bits in ("aes128", "aes192", "aes256"):          # AESE/AESMC + PMULL on ARMv8-A (issue 17)
     SUPPORTED[(_bits, "gcm", "armv8a")] = {"ghash": ("pmull",), "unroll": ARMV8_UNROLL_CHOICES, "mul": ARMV8_MULS,
                                            "eor3": ARMV8_EOR3, "core": ARMV8_CORES}
+
+for (_cipher, _mode, _target), _opts in list(SUPPORTED.items()):   # RV32IMAC: the portable C kernels (issue 36)
+    if _target == "portable":
+        SUPPORTED[(_cipher, _mode, "rv32imac")] = dict(_opts)
 
 NOT_CONSTANT_TIME_GHASH = ("table4", "table8")
 

@@ -96,6 +96,11 @@ _PRESETS += [  # SPEEDY-r-192 in generated Thumb-2 (issue 16): speedy5ecb-m3 ...
     (f"{c}{m}-{t[-2:]}", True, {"name": f"{c}{m}-{t[-2:]}", "cipher": c, "mode": m, "target": t})
     for c in ("speedy5", "speedy6", "speedy7") for m in ("ecb", "ctr") for t in ("cortex-m3", "cortex-m4")]
 
+_PRESETS += [  # RV32IMAC (issue 36): the generated C kernels on the SiFive E31 model
+    *(_aes(f"aes{b}gcm-rv32", b, "rv32imac") for b in (128, 192, 256)),
+    *(_block(c, m, "rv32imac", tag="rv32") for c in ("speedy5", "speedy6", "speedy7", "rijndael256")
+      for m in ("ecb", "ctr"))]
+
 PRESETS: dict[str, dict] = {name: data for name, _, data in _PRESETS}
 DEFAULTS: list[str] = [name for name, default, _ in _PRESETS if default]
 

@@ -30,7 +30,7 @@ def test_out_holds_exactly_the_default_presets():
 #: one drop of each kind, built afresh by `make test` (all of them by `make`)
 FULL_BUILD = ["aes128gcm-portable", "aes128gcm-m4-ffs", "aes256gcm-m3-sfs", "aes128gcm-m4-ffs-face-r2",
               "aes192gcm-m4-ffs-face-r1", "aes128gcm-m4-ffs-table8-nct", "rijndael256ctr-portable",
-              "speedy5ecb-portable", "aes128gcm-m4-size"]
+              "speedy5ecb-portable", "aes128gcm-m4-size", "aes128gcm-rv32"]
 
 
 @pytest.mark.parametrize("name", [n for n in FULL_BUILD if n in presets.DEFAULTS])
@@ -131,7 +131,10 @@ def check_symbols(name, result, tmp_path):
     src = tmp_path / f"{name}.c"
     src.write_text(f'#define {prefix.upper()}_IMPLEMENTATION\n#include "{result.path / (name + ".h")}"\n')
     obj = tmp_path / f"{name}.o"
-    if result.manifest["target"] == "armv8a":
+    if result.manifest["target"] == "rv32imac":
+        cc, flags, nm_tool = "riscv64-unknown-elf-gcc", ["-march=rv32imac", "-mabi=ilp32", "-ffreestanding"], \
+            "riscv64-unknown-elf-nm"
+    elif result.manifest["target"] == "armv8a":
         march = "armv8.2-a+crypto+sha3" if result.manifest["options"]["eor3"] == "on" else "armv8-a+crypto"
         cc, flags, nm_tool = "aarch64-linux-gnu-gcc", [f"-march={march}"], "aarch64-linux-gnu-nm"
     else:

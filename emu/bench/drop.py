@@ -15,6 +15,7 @@ from emu.machines import layout
 
 from emu.machines import toolchain
 from emu.bench.cycles import CycleCounter
+from emu.bench import rv32_cycles
 from emu.machines.machine import EmulationError, Machine
 
 SIZES = (16, 64, 256, 1024, 4096, 8192)
@@ -30,7 +31,14 @@ class BenchError(Exception):
     """A benchmarked call failed (non-zero return, bad access): a drop bug, not a timing."""
 
 
+#: the cycle counter of each platform (the Cortex-M one by default)
+COUNTERS = {"rv32imac": rv32_cycles.CycleCounter}
+
+
 def model_name(core: str) -> str:
+    if core == "sifive-e31":
+        return ("slicegen cycle model: SiFive E31 (FE310-G000 manual 3.2-3.3) result latencies, blocking "
+                "multiplier, branch predictor model, zero wait states (emu/bench/rv32_cycles.py, gen/cores/inorder.py)")
     name = {"cortex-m4": "Cortex-M4", "cortex-m3": "Cortex-M3"}[core]
     return (f"slicegen cycle model: {name} TRM timings, zero wait states, "
             "branch refill P=2 (emu/bench/cycles.py, gen/cores/timing.py)")
@@ -58,8 +66,8 @@ class _Bench:
         self.fw = fw
         self.prefix = prefix
         self.machine = Machine(fw.core, fw.image)
-        self.counter = CycleCounter(self.machine.uc, fw.core, layout.FLASH_BASE,
-                                    layout.FLASH_BASE + len(fw.image))
+        counter = COUNTERS.get(self.machine.platform.name, CycleCounter)
+        self.counter = counter(self.machine.uc, fw.core, layout.FLASH_BASE, layout.FLASH_BASE + len(fw.image))
         self.counter.attribute(fw.symbols)      # per-function sums; totals are the same without
         self.stack = 0
 

@@ -22,6 +22,7 @@ from emu.checks import qemu
 from emu.machines import toolchain
 from emu.bench.drop import bench_drop
 from emu.bench.mca import bench_mca_drop
+from emu.bench import rv32_mca
 from emu.ct.checker import CtReport, check_drop
 from emu.ct.block import check_block_drop
 from emu.checks.validate import Report, progress, validate
@@ -66,7 +67,7 @@ class Gcm:
     @staticmethod
     def firmware(d: Drop, work: Path) -> toolchain.Firmware:
         plat = platforms.for_target(d.target)
-        if plat.name == "armv7m":
+        if plat.name != "aarch64":          # aarch64-linux-gnu-gcc links its own way (static, no PIE)
             return toolchain.build_firmware(d.header, d.prefix, d.target, work)
         return toolchain.build_platform_firmware(plat, d.header, d.prefix, d.core or plat.core(d.target), work)
 
@@ -101,10 +102,11 @@ class Gcm:
 
     @staticmethod
     def bench(d: Drop, work: Path, fw, cache_bytes: int = 0) -> dict:
-        if platforms.for_target(d.target).name != "armv7m":      # A-class: llvm-mca, not the M model
+        if platforms.for_target(d.target).name == "aarch64":     # A-class: llvm-mca, not a cycle model
             return bench_mca_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work, fw)
         metrics = bench_drop(d.header, d.prefix, d.target, 8 * d.spec.key_bytes, work, firmware=fw,
                              cache_bytes=cache_bytes)
+        _mca_cross_check(d, work, fw, metrics)
         if d.face != "off" and face_cache.declares_cached_api(d.header, d.prefix):                  # the cached calls over 256 consecutive IVs
             drop = face_cache.CachedDrop(d.header, d.prefix, d.target, work / "face-cache-bench")
             metrics["face_cache"] = face_cache.bench_cached(drop, 8 * d.spec.key_bytes, progress=progress)
@@ -128,7 +130,15 @@ class Block:
 
     @staticmethod
     def bench(d: Drop, work: Path, fw, cache_bytes: int = 0) -> dict:
-        return blockcipher.bench(d.header, d.prefix, d.target, d.spec, d.mode, work, fw)
+        metrics = blockcipher.bench(d.header, d.prefix, d.target, d.spec, d.mode, work, fw)
+        _mca_cross_check(d, work, fw, metrics)
+        return metrics
+
+
+def _mca_cross_check(d: Drop, work: Path, fw, metrics: dict) -> None:
+    """RV32: the E31 model beside llvm-mca-19 -mcpu=sifive-e31 over the same ECB stream."""
+    if platforms.for_target(d.target).name == "rv32imac":
+        metrics["llvm_mca_cross_check"] = rv32_mca.ecb_cross_check(fw, d.prefix, d.spec, work)
 
 
 SCENARIOS = {"gcm": Gcm, "ecb": Block, "ctr": Block}

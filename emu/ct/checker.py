@@ -35,6 +35,7 @@ from gen.cores import cortex_m3, timing as T
 from emu.platforms import aarch64_classify as A64
 from emu.platforms import thumb2_classify as C
 from emu.platforms.aarch64 import SCRATCH_REGS as A64_SCRATCH_REGS
+from emu.platforms import rv32_classify as RV32
 
 __all__ = ["Tracer", "Trace", "Divergence", "CtResult", "CtReport", "check_function",
            "check_runs", "check_drop", "snippet_firmware", "Session"]
@@ -92,14 +93,20 @@ def describe_symbol(symbol: str | None, prefix: str | None = None) -> str:
     return symbol
 
 
-def _is_a64(machine: Machine) -> bool:
-    return machine.platform.name == "aarch64"
+#: platforms whose classifier module reads their code (``disassembler()``, ``classify()``), and
+#: the registers zeroed before each call; the Cortex-M cores use thumb2_classify's, inline below
+_CLASSIFIERS = {"aarch64": A64, "rv32imac": RV32}
+_SCRATCH = {"aarch64": A64_SCRATCH_REGS, "rv32imac": RV32.SCRATCH_REGS}
+
+
+def _classifier(machine: Machine):
+    return _CLASSIFIERS.get(machine.platform.name)
 
 
 class Disassembler:
-    def __init__(self, uc, a64: bool = False):
+    def __init__(self, uc, classifier=None):
         self.uc = uc
-        self.md = A64.disassembler() if a64 else C.thumb_disassembler()
+        self.md = classifier.disassembler() if classifier is not None else C.thumb_disassembler()
 
     def text(self, addr: int) -> str:
         try:
@@ -146,8 +153,8 @@ class Tracer:
         self.machine = machine
         self.uc = machine.uc
         self.core = machine.core
-        self._a64 = _is_a64(machine)
-        self._md = A64.disassembler() if self._a64 else C.thumb_disassembler()
+        self._a64 = _classifier(machine)
+        self._md = self._a64.disassembler() if self._a64 is not None else C.thumb_disassembler()
         self._dyn: dict[int, tuple | None] = {}
         self._error: BaseException | None = None
         self._lib = ct_native.library()
@@ -305,8 +312,8 @@ class Tracer:
         """None, or (timing function, mnemonic, Rn id, Rm id) for a data-dependent instruction."""
         d = None
         code = bytes(self.uc.mem_read(address, size))
-        if self._a64:
-            d = self._dyn[address] = A64.classify(self._md, code, address)
+        if self._a64 is not None:
+            d = self._dyn[address] = self._a64.classify(self._md, code, address)
             return d
         if size != 4 or code[1] != 0xFB:     # multiplies and divides are 32-bit 0xFBxx encodings
             self._dyn[address] = None
@@ -408,7 +415,7 @@ class Session:
 
     def _call(self, name: str, args) -> int:
         uc = self.machine.uc
-        for r in A64_SCRATCH_REGS if _is_a64(self.machine) else _SCRATCH_REGS:   # same state every run
+        for r in _SCRATCH.get(self.machine.platform.name, _SCRATCH_REGS):   # same state every run
             uc.reg_write(r, 0)
         rc = self.machine.call(self.addr(name), *args, timeout_s=600.0)
         return rc - (1 << 32) if rc & 0x80000000 else rc
@@ -495,7 +502,7 @@ def _locate(session: Session, check: str, a: Trace, b: Trace, k: int, runs: tupl
         detail = f"{show(x)} in run {runs[0]}, {show(y)} in run {runs[1]}"
     symtab = SymbolTable(session.firmware.symbols)
     sym = symtab.lookup(last_pc) if last_pc is not None else None
-    dis = Disassembler(session.machine.uc, _is_a64(session.machine)).text(last_pc) if last_pc is not None else "?"
+    dis = Disassembler(session.machine.uc, _classifier(session.machine)).text(last_pc) if last_pc is not None else "?"
     return Divergence(check=check, call=full.call_at(index), address=last_pc, disassembly=dis,
                       symbol=sym, origin=describe_symbol(sym, session.prefix), what=what,
                       detail=detail, runs=runs, secrets=secrets, event_index=index)

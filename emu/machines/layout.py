@@ -5,6 +5,7 @@
     WORK   0x20010000  3 MiB   read + write     .bss of the driver, contexts, outputs
     INPUT  0x20400000  4 MiB   read only        test cases and messages (writes fault)
 
+RISC-V's small-data sections (.srodata, .sdata, .sbss) go with their big siblings.
 Anything else is unmapped: an access there stops the run with an error naming the address.
 """
 FLASH_BASE, FLASH_SIZE = 0x00000000, 0x00100000
@@ -22,9 +23,9 @@ MEMORY {{
 }}
 SECTIONS {{
   .text : {{ *(.text*) }} > FLASH
-  .rodata : {{ *(.rodata*) }} > FLASH
-  .data : {{ *(.data*) }} > WORK
-  .bss (NOLOAD) : {{ *(.bss*) *(COMMON) }} > WORK
+  .rodata : {{ *(.rodata*) *(.srodata*) }} > FLASH
+  .data : {{ *(.data*) *(.sdata*) }} > WORK
+  .bss (NOLOAD) : {{ *(.bss*) *(.sbss*) *(COMMON) }} > WORK
   /DISCARD/ : {{ *(.ARM.exidx*) *(.comment) }}
 }}
 """

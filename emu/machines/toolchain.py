@@ -109,9 +109,10 @@ def drop_sizes(header: Path, prefix: str, target: str, workdir: Path) -> dict:
     src = workdir / "drop_only.c"
     src.write_text(f'#define {prefix.upper()}_IMPLEMENTATION\n#include "{header}"\n')
     obj = workdir / "drop_only.o"
-    run([tool(ARM_GCC), *build_cflags(core_of(target)), *header_cflags(header), "-c", str(src), "-o", str(obj)],
+    plat = platform_of_core(core_of(target))
+    run([tool(plat.cc), *build_cflags(core_of(target)), *header_cflags(header), "-c", str(src), "-o", str(obj)],
         workdir)
-    out = run([tool("arm-none-eabi-size"), "-A", str(obj)], workdir)
+    out = run([tool(plat.tool("size")), "-A", str(obj)], workdir)
     sizes = {"text_bytes": 0, "rodata_bytes": 0, "data_bytes": 0}
     for line in out.splitlines():
         parts = line.split()
@@ -145,7 +146,7 @@ def link_firmware(sources, core: str, workdir: Path, compiler: list[str] | None 
     compiler with ``build_cflags``; plus a drop's ``extra_cflags`` and ``defines``), link them at the emulated memory map
     (emu/machines/layout.py) with -nostdlib and libgcc only, and load FLASH (.text, .rodata) as the image.
     Used by the batch drivers' firmware, the GHASH measurement and the tests' harnesses."""
-    plat = platforms.for_target(core)
+    plat = platform_of_core(core)
     workdir = Path(workdir)
     ld = workdir / "link.ld"
     ld.write_text(layout.LINKER_SCRIPT)
@@ -169,11 +170,15 @@ def link_firmware(sources, core: str, workdir: Path, compiler: list[str] | None 
                     extra_cflags=tuple(extra_cflags))
 
 
+#: an ELF's e_machine -> the nm that reads it (EM_AARCH64 183, EM_RISCV 243; ARM otherwise)
+_NM_OF_MACHINE = {b"\xb7\x00": "aarch64-linux-gnu-nm", b"\xf3\x00": "riscv64-unknown-elf-nm"}
+
+
 def elf_symbols(elf: Path, workdir: Path) -> dict[str, tuple[int, int]]:
     """{name: (address without the Thumb bit, size)} of an ELF's symbols (``nm -S``; size 0
     for those without one, e.g. labels); an AArch64 ELF (e_machine 183) is read by its nm."""
     symbols = {}
-    nm = "aarch64-linux-gnu-nm" if elf.read_bytes()[18:20] == b"\xb7\x00" else "arm-none-eabi-nm"  # e_machine
+    nm = _NM_OF_MACHINE.get(elf.read_bytes()[18:20], "arm-none-eabi-nm")   # by e_machine
     for line in run([tool(nm), "-S", str(elf)], workdir).splitlines():
         parts = line.split()
         if len(parts) == 4:

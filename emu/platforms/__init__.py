@@ -6,8 +6,9 @@ from emu.platforms.aarch64 import AARCH64
 from emu.platforms.armv7m import ARMV7M
 from emu.platforms.base import Platform
 from emu.platforms.host import HOST
+from emu.platforms.rv32imac import RV32IMAC
 
-PLATFORMS: dict[str, Platform] = {p.name: p for p in (ARMV7M, AARCH64)}
+PLATFORMS: dict[str, Platform] = {p.name: p for p in (ARMV7M, AARCH64, RV32IMAC)}
 
 
 def for_target(target: str) -> Platform:

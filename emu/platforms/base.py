@@ -39,6 +39,9 @@ class Platform:
     stack_align: int = 8
     # -- reading its code --------------------------------------------------------------------
     capstone: tuple[int, int] = (0, 0)     # (CS_ARCH_*, CS_MODE_*)
+    #: what a user's gcc compile without -ffreestanding adds to find the C library's headers
+    #: (a bare-metal gcc with no libc of its own: riscv64-unknown-elf-gcc takes picolibc's)
+    hosted_cflags: tuple[str, ...] = ()
     notes: Mapping[str, str] = field(default_factory=dict)
 
     def core(self, target: str) -> str:

@@ -3,8 +3,9 @@ linked with outside the build's own flags (emu/machines/toolchain.build_cflags),
 tests/test_vendoring.py and `make vendor-check`.
 
 A flag set is a compiler (gcc: arm-none-eabi-gcc, aarch64-linux-gnu-gcc for the ARMv8-A cores,
-or the host's gcc; clang: Debian's clang, for a core with --target=thumbv7em/thumbv7m-none-eabi
-or aarch64-linux-gnu) plus language, warning and optimisation flags; the core's own flags (-mcpu,
+or the host's gcc, riscv64-unknown-elf-gcc for RV32 with picolibc's headers when not freestanding;
+clang: Debian's clang, for a core with --target=thumbv7em/thumbv7m-none-eabi, aarch64-linux-gnu
+or riscv32-unknown-elf) plus language, warning and optimisation flags; the core's own flags (-mcpu,
 -mthumb, float ABI; -march for AArch64) come from the core. Clang needs no libc headers for a
 bare target: the drop includes only <stdint.h> and <stddef.h>, which clang ships (it uses its
 own when no C library provides them), with -ffreestanding and without.
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from emu import platforms
+from emu.platforms.rv32imac import CLANG_FLAGS as RV32_CLANG_FLAGS
 
 from emu.machines import toolchain
 
@@ -33,7 +35,8 @@ SECTIONS = ("-ffunction-sections", "-fdata-sections")
 CLANG_TARGET = {"cortex-m4": ("--target=thumbv7em-none-eabi", "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=soft"),
                 "cortex-m3": ("--target=thumbv7m-none-eabi", "-mcpu=cortex-m3", "-mthumb", "-mfloat-abi=soft"),
                 **{core: ("--target=aarch64-linux-gnu", *flags)
-                   for core, flags in platforms.AARCH64.core_flags.items()}}
+                   for core, flags in platforms.AARCH64.core_flags.items()},
+                "sifive-e31": RV32_CLANG_FLAGS}
 FREESTANDING = ("-ffreestanding",)
 
 
@@ -58,7 +61,8 @@ class FlagSet:
             return [toolchain.tool(self.compiler), *self.flags]
         if self.compiler == "gcc":
             plat = toolchain.platform_of_core(core)
-            return [toolchain.tool(plat.cc), *plat.core_flags[core], *self.flags]
+            hosted = () if "-ffreestanding" in self.flags else plat.hosted_cflags
+            return [toolchain.tool(plat.cc), *plat.core_flags[core], *hosted, *self.flags]
         return [toolchain.tool("clang"), *CLANG_TARGET[core], *self.flags]
 
     def link_flags(self) -> list[str]:

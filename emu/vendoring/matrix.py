@@ -95,7 +95,7 @@ def validate_under(header: Path, prefix: str, target: str, keybits: int, flags: 
     workdir.mkdir(parents=True, exist_ok=True)
     core = core or toolchain.core_of(target)
     plat = toolchain.platform_of_core(core)
-    if plat.name == "armv7m":
+    if plat.name != "aarch64":
         fw = toolchain.build_firmware(header, prefix, target, workdir, compiler=flags.command(core))
     else:
         fw = toolchain.build_platform_firmware(plat, header, prefix, core, workdir, compiler=flags.command(core))

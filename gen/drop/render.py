@@ -5,11 +5,11 @@ from gen import modes
 from gen.config import Config
 from gen.templating import render
 from gen.version import GENERATOR_VERSION
-from gen.targets import armv8a, cortex_m, portable
+from gen.targets import armv8a, cortex_m, portable, rv32imac
 from gen.targets.common import KernelSet
 
 TARGETS = {"portable": portable.kernels, "cortex-m4": cortex_m.kernels, "cortex-m3": cortex_m.kernels,
-           "armv8a": armv8a.kernels}
+           "armv8a": armv8a.kernels, "rv32imac": rv32imac.kernels}
 
 
 def kernel_set(config: Config) -> KernelSet:

@@ -39,11 +39,16 @@ def check_programs(keyschedule: Program, encrypt: Program, key_bytes: int, block
     return rk_words
 
 
-def print_c(prefix: str, head: str, keyschedule: Program, encrypt: Program) -> str:
-    """The two functions as C99 from their IR programs (``head`` is a leading comment)."""
-    ks_fn = c_backend.function(
+def keyschedule_c(prefix: str, keyschedule: Program) -> str:
+    """``{prefix}_keyschedule`` (static) as C99; also the RV32 target's (gen/targets/rv32imac.py)."""
+    return c_backend.function(
         f"static void {prefix}_keyschedule(uint32_t *rk, const uint8_t *key)", keyschedule,
         {"key": ("bytes_le", "key"), "rk": ("words", "rk")})
+
+
+def print_c(prefix: str, head: str, keyschedule: Program, encrypt: Program) -> str:
+    """The two functions as C99 from their IR programs (``head`` is a leading comment)."""
+    ks_fn = keyschedule_c(prefix, keyschedule)
     enc_fn = c_backend.function(
         f"static void {prefix}_encrypt_blocks(const uint32_t *rk, uint8_t *out, const uint8_t *in)",
         encrypt, {"in": ("bytes_le", "in"), "rk": ("words", "rk"), "out": ("bytes_le", "out")})

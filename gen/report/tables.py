@@ -26,6 +26,8 @@ from gen.report import armv8 as report_armv8
 
 from gen.report import size as report_size
 
+from gen.report import rv32 as report_rv32
+
 START = "<!-- perf-table:start -->"
 END = "<!-- perf-table:end -->"
 GCM_SIZES = ("16", "256", "4096")      # the message sizes shown in the README
@@ -425,7 +427,7 @@ def presets_table() -> str:
 DROPS_START, DROPS_END = "<!-- drops:start -->", "<!-- drops:end -->"
 
 #: the README table's row order: cores, then ciphers
-_CORE_ORDER = ("cortex-m4", "cortex-m3", "armv8a", "portable")
+_CORE_ORDER = ("cortex-m4", "cortex-m3", "armv8a", "rv32imac", "portable")
 _CIPHER_ORDER = ("aes128", "aes192", "aes256", "rijndael256", "speedy5", "speedy6", "speedy7")
 
 
@@ -490,10 +492,11 @@ SECTIONS = {
     "drops": (DROPS_START, DROPS_END, drops_choice_table),
     "perf-table": (START, END, perf_table),
     "presets": (PRESETS_START, PRESETS_END, lambda manifests: presets_table()),
+    "rv32": ("<!-- rv32:start -->", "<!-- rv32:end -->", lambda manifests: "\n".join(report_rv32.section(manifests))),
 }
 #: the generated sections of README.md, and of each docs/ page (by its name in the docs folder)
 README_SECTIONS = ("drops",)
-DOCS_PAGES = {"performance.md": ("perf-table",), "presets.md": ("presets",)}
+DOCS_PAGES = {"performance.md": ("perf-table",), "presets.md": ("presets",), "riscv.md": ("rv32",)}
 
 
 def fill(text: str, manifests, names=None) -> str:

@@ -1,0 +1,48 @@
+"""Target `rv32imac`: RV32IMAC cores (SiFive E31 class).  Generated RV32I assembly
+(gen/kernels/rv32_function.py: the IR split for RV32, scheduled and allocated onto its registers)
+for fixsliced AES in GCM (gen/kernels/aes/rv32.py) and for SPEEDY's block function; the key
+schedules, the ctmul GHASH, the CTR/FACE glue and Rijndael-256 (whose RV32 assembly the model
+prices no better than gcc's C: docs/riscv.md) are the portable target's generated C kernels
+compiled for RV32.  Everything sits behind a guard that stops a build for anything else; the
+drops are checked in Unicorn's E31 model and measured by the E31 cycle model
+(emu/platforms/rv32imac.py).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gen.config import Config
+from gen.kernels import block_kernel, block_portable, rv32_function
+from gen.kernels.aes import rv32 as aes_rv32
+from gen.targets import portable
+from gen.targets.common import KernelSet
+
+TARGET_GUARD = (
+    "/* target: rv32imac (RV32IMAC, ILP32; C99 kernels generated for it) */\n"
+    "#if !defined(__riscv) || !defined(__riscv_xlen) || __riscv_xlen != 32\n"
+    "#error \"this drop is generated for rv32imac: compile it for RV32 (-march=rv32imac -mabi=ilp32)\"\n"
+    "#endif")
+#: block-cipher families whose block function is generated RV32 assembly
+ASM_FAMILIES = ("speedy",)
+
+
+def kernels(config: Config) -> KernelSet:
+    ks = replace(portable.kernels(config), target_guard=TARGET_GUARD)
+    if config.mode == "gcm":
+        code, c = aes_rv32.rv32_c(config.prefix, 8 * config.spec.key_bytes, config.slicing)
+        name = "aes_encrypt2"
+        # sections[0] is the AES code (portable.aes_gcm_kernels' order): its C encrypt2 is replaced
+        sections = [code] + ks.sections[1:]
+    elif config.spec.family in ASM_FAMILIES:
+        kprog, eprog = block_portable.programs(config.spec)
+        c = rv32_function.cheapest(eprog)
+        name = "encrypt_blocks"
+        sections = [f"/* {config.spec.title}: the key schedule in C, the block function in RV32 assembly, "
+                    f"both generated from the IR programs of gen/kernels/{config.spec.family}. */\n"
+                    + block_kernel.keyschedule_c(config.prefix, kprog) + "\n"
+                    + rv32_function.c_text(f"{config.prefix}_{name}", c, eprog.mems["in"][0],
+                                           eprog.mems["out"][0], f"{config.spec.title}, one block")]
+    else:
+        return ks
+    return replace(ks, sections=sections, file_scope_asm=True, kernel_cycles={name: c.cycles},
+                   kernel_facts={name: rv32_function.facts(c)})
