@@ -52,6 +52,8 @@ from gen.isa.base import Isa
 from gen.sched import listsched, regalloc, reload_pairs, strd_pairs
 
 CORES = ("cortex-m4", "cortex-m3")
+#: where spilled values live: the stack frame, or s0-s15 of a Cortex-M4F (``compile_function``)
+SPILLS = ("stack", "fpu")
 
 
 @dataclass(frozen=True)
@@ -124,16 +126,24 @@ def sink(program: ir.Program, order) -> list:
 
 def compile_function(program: ir.Program, name: str, params, core: str, seed: int = 0,
                      pinned=(), segments=None, rank=None, strategy: str = "pressure",
-                     order=None, isa: Isa = t2.THUMB2, alloc_policy=None, count: bool = False) -> Function:
+                     order=None, isa: Isa = t2.THUMB2, alloc_policy=None, count: bool = False,
+                     spill: str = "stack") -> Function:
     """Compile ``program`` as ``void name(params...)`` for ``core`` (see the module docstring).
 
     ``pinned``: memories whose base register stays put (at most a few: each costs a register);
     ``order``: an explicit op order (otherwise ``listsched.schedule(..., strategy, segments, rank)``);
     ``alloc_policy``: keyword arguments of ``regalloc.allocate`` (eviction knobs, ``recompute``).
     ``count``: the fourth argument register (no memory's) is pushed with the homes as well, as the
-    home of a loop bound (gen/kernels/block_ecb_thumb2.py); the body may use it as a scratch register."""
+    home of a loop bound (gen/kernels/block_ecb_thumb2.py); the body may use it as a scratch register.
+    ``spill``: "stack", or "fpu" (Cortex-M4F, Thumb-2 only): spill slots 0-15 are s0-s15, each
+    spill store and reload a 1-cycle VMOV (``t2.fpu_slots``, before the post-allocation schedule,
+    as in gen/kernels/aes/thumb2.py); the homes stay on the stack."""
     if core not in CORES:
         raise ValueError(f"core must be one of {', '.join(CORES)} (got {core!r})")
+    if spill not in SPILLS:
+        raise ValueError(f"spill must be one of {', '.join(SPILLS)} (got {spill!r})")
+    if spill == "fpu" and (isa is not t2.THUMB2 or not T.valid_on("vmov", core)):
+        raise ValueError(f"spill = fpu needs Thumb-2 and an FPU; {core} has none")
     params = list(params)
     by_mem = {p.mem: k for k, p in enumerate(params) if p.mem is not None}
     missing = set(program.mems) - set(by_mem)
@@ -193,7 +203,10 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
     alloc = regalloc.allocate(program, order, bases, seed=seed, remat_mems=remat, isa=isa, **(alloc_policy or {}))
     regalloc.check_allocation(program, order, alloc, bases, isa)
     readonly = frozenset(bases[m].reg for m in remat)
-    body = listsched.post_schedule(alloc.insns, core, seed, readonly_bases=readonly, isa=isa)
+    insns = alloc.insns
+    if spill == "fpu":
+        insns = t2.fpu_slots(insns)
+    body = listsched.post_schedule(insns, core, seed, readonly_bases=readonly, isa=isa)
     body = isa.expand_constants(body)
     paired, _ = strd_pairs.pair(body, core, isa=isa)
     strd_pairs.check(body, paired, isa)
