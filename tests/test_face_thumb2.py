@@ -295,14 +295,30 @@ def test_thumb2_function_spills_to_fpu_registers_one_for_one():
     assert fpu.cycles < stack.cycles and fpu.stack_bytes < stack.stack_bytes
     inputs = {m: [rng.getrandbits(32) for _ in range(prog.mems[m][0])] for m in prog.inputs}
     want = ir.run(prog, inputs)
-    mem, args = {}, []
-    for k, p in enumerate(params):
-        args.append(0x20000000 + 0x1000 * k)
-        mem.update({args[-1] + 4 * i: w for i, w in enumerate(inputs.get(p.mem, ()))})
-    execute(fpu, args, mem)
-    for k, p in enumerate(params):
-        if p.mem in prog.outputs:
-            assert [mem.get(args[k] + 4 * i) for i in range(prog.mems[p.mem][0])] == want[p.mem]
+    # fpu_homes (the looped FACE kernels): the homes too are FPU registers, the stack argument's
+    # after its load; r0-r3 are not pushed, every pointer reload is a VMOV, s16.. (a home past
+    # the spill slots) are saved and restored
+    homed = compile_function(prog, "sg_rnd", params, "cortex-m4", pinned=("a",), spill="fpu", fpu_homes=True)
+    assert homed.insns[0].regs == ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr")
+    assert set(homed.fpu_arg_homes) == {"r0", "r2", "r3", "r12", "r11", "r10"}     # b, c, p, d, e (stack)
+    assert [i.text().split("@")[0].strip() for i in homed.insns if i.note == "home"] == [
+        f"vmov   {sreg}, {reg}" for reg, sreg in homed.fpu_arg_homes.items()]
+    assert not [i for i in homed.insns if i.mnem == "ldr" and i.base == "sp" and i.note != "stack argument"]
+    sp_words = lambda fn: sum(1 for i in fn.insns if i.base == "sp")
+    assert homed.base_reloads > 0 and sp_words(homed) == 3 < sp_words(fpu)       # the stack arguments' loads
+    for fn in (fpu, homed):
+        mem, args = {}, []
+        for k, p in enumerate(params):
+            args.append(0x20000000 + 0x1000 * k)
+            mem.update({args[-1] + 4 * i: w for i, w in enumerate(inputs.get(p.mem, ()))})
+        saved = {f"s{k}": 0x5000 + k for k in range(16, 32)}
+        regs = execute(fn, args, mem, fpu=saved)
+        for k, p in enumerate(params):
+            if p.mem in prog.outputs:
+                assert [mem.get(args[k] + 4 * i) for i in range(prog.mems[p.mem][0])] == want[p.mem]
+        assert {r: regs[r] for r in saved} == saved and regs["sp"] == 0x2000F000
+    with pytest.raises(ValueError, match="fpu_homes needs spill = fpu"):
+        compile_function(prog, "sg_rnd", params, "cortex-m4", fpu_homes=True)
     with pytest.raises(ValueError, match="cortex-m3 has none"):
         compile_function(prog, "sg_rnd", params, "cortex-m3", spill="fpu")
     with pytest.raises(ValueError, match="spill must be one of"):

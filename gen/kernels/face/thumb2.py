@@ -83,10 +83,14 @@ def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: st
         order=sink(fill_prog, aes_face.fill_order(marks, len(fill_prog.ops), fill_orders)), spill=spill)
     prog, seg, rank = face_encrypt2_segments(keybits, slicing, depth)
     # rk is homed, not pinned: a 14th register for values is worth more than the base reloads
-    # (AES-128 r2: 1976 cycles per pair in the body instead of 2082; 116 spills instead of 151)
+    # (AES-128 r2: 1976 cycles per pair in the body instead of 2082; 116 spills instead of 151).
+    # spill = "fpu" (Cortex-M4F): spills in s0-s11 and, for the two looped kernels only, the homes
+    # in s12-s15 (s16 for the cached kernel's fifth), so the back edge and the pointer reloads are
+    # VMOVs (AES-128: 1840 -> 1834 a pair in the loop; the one-call functions set-up, fill, c2
+    # and sv lose 1-12 cycles with FPU homes, so theirs stay on the stack)
     enc = compile_function(
         prog, f"{prefix}_face_encrypt2", ENCRYPT2_PARAMS[depth], core, seed,
-        segments=seg, rank=rank, alloc_policy=aes_thumb2.ALLOC_POLICY, spill=spill)
+        segments=seg, rank=rank, alloc_policy=aes_thumb2.ALLOC_POLICY, spill=spill, fpu_homes=spill == "fpu")
     fns = {"setup": setup, "fill": fill, "encrypt2": enc}
     if depth == "r2":   # the cache's kernel: entries without C2, which it XORs in (aes_face)
         fns["encrypt2c"] = cached_encrypt2(prefix, keybits, slicing, core, seed, spill)
@@ -121,7 +125,8 @@ def cached_encrypt2(prefix: str, keybits: int, slicing: str, core: str, seed: in
     best, best_step = None, None
     for s in range(seed, seed + CACHED_SEEDS):
         fn = compile_function(prog, f"{prefix}_face_encrypt2c", ENCRYPT2C_PARAMS, core, s,
-                              segments=seg, rank=rank, alloc_policy=aes_thumb2.ALLOC_POLICY, spill=spill)
+                              segments=seg, rank=rank, alloc_policy=aes_thumb2.ALLOC_POLICY, spill=spill,
+                              fpu_homes=spill == "fpu")
         step = face_loop_text(fn, "r2", ENCRYPT2C_PARAMS)[1]
         if best_step is None or step < best_step:
             best, best_step = fn, step
@@ -151,26 +156,30 @@ def face_loop_text(enc, depth: str, params=None) -> tuple[str, int, int]:
     params = ENCRYPT2_PARAMS[depth] if params is None else params
     insns = list(enc.insns)
     k, end, frame = split_frame(insns)
-    pro_loads = insns[2 if frame else 1:k]
+    pro_loads = [i for i in insns[1:k] if i.mnem == "ldr" and i.note == "stack argument"]
     pushed = list(insns[0].regs)
     n_push = len(pushed)
+    vpushed = len(insns[1].regs) if insns[1].mnem == "vpush" else 0     # FPU homes s16.. below the push
 
     def home(idx: int) -> int:                     # frame offset of argument idx's home
         if idx < 4:
-            return frame + 4 * pushed.index(f"r{idx}")
-        return frame + 4 * n_push + 4 * (idx - 4)
+            return frame + 4 * vpushed + 4 * pushed.index(f"r{idx}")
+        return frame + 4 * (vpushed + n_push) + 4 * (idx - 4)
     step = {"out": 32, "in": 32, "e": 4 * 2 * aes_face.ENTRY_WORDS[depth]}
     edge = []
     arg_reg = {f"r{i}": i for i in range(4)}
     arg_reg.update({ld.dst: next(i for i, p in enumerate(params) if i >= 4 and home(i) == ld.offset)
                     for ld in pro_loads})
+    fpu = enc.fpu_arg_homes                        # homes in FPU registers: VMOV instead of LDR/STR
     for reg, idx in sorted(arg_reg.items(), key=lambda kv: kv[1]):
         mem = params[idx].mem
         if mem is None:
             continue                              # an unused argument
-        edge.append(t2.ldr(reg, "sp", home(idx)))
+        get, put = ((t2.Insn("vmov", dst=reg, srcs=(fpu[reg],)), t2.Insn("vmov", dst=fpu[reg], srcs=(reg,)))
+                    if reg in fpu else (t2.ldr(reg, "sp", home(idx)), t2.str_(reg, "sp", home(idx))))
+        edge.append(get)
         if mem in step:
-            edge += [t2.Insn("add", dst=reg, srcs=(reg,), imm=step[mem]), t2.str_(reg, "sp", home(idx))]
+            edge += [t2.Insn("add", dst=reg, srcs=(reg,), imm=step[mem]), put]
     edge += [t2.ldr("r4", "sp", home(5)), t2.Insn("sub", dst="r4", srcs=("r4",), imm=1),
              t2.str_("r4", "sp", home(5))]
     text = aes_ctr_thumb2.back_edge_text(edge)     # the count-down sub printed as subs, then bne 1b
