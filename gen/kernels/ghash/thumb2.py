@@ -677,8 +677,8 @@ _CTMUL_HEADER = """\
  * Aggregated reduction: {group} blocks per group, y' = (y ^ x_0) H^{group} ^ x_1 H^{group_m1} ^ ... ^ x_last H.
  * Everything after the integer multiplies is linear over XOR, so the products of the
  * blocks of a group are XORed per Karatsuba product as they come out (registers), and
- * the Karatsuba recombination and the reduction run once per group.  Of the last
- * nblocks mod {group} blocks, {tail}the rest go one at a time (H^1).  init computes H^1..H^{group} and stores, for
+ * the Karatsuba recombination and the reduction run once per group.  {tail}
+ * nblocks mod {group} blocks go one at a time (H^1).  init computes H^1..H^{group} and stores, for
  * each power, the H-side operands of all products cut into classes ({per} words per
  * power, {hk} words = {hkb} bytes in hk).  init stores P' = P * x^-1 instead of each power P:
  * the 255-bit carry-less product of reflected operands read as 256 bits is X * P' * x, so
@@ -721,8 +721,8 @@ def _ctmul(prefix: str, core: str, group: int | None = None) -> GhashCode:
     head = _CTMUL_HEADER.format(
         core=core, nprod=n if wide else 2 * n, hk=hk, hkb=4 * hk, group=group,
         group_m1=group - 1, per=hk_per_power(core),
-        tail=(f"{TAIL_GROUP[group]} go as one group (H^{TAIL_GROUP[group]}..H^1) when that many remain,\n * "
-              if group in TAIL_GROUP else ""),
+        tail=(f"Of the last\n * nblocks mod {group} blocks, {TAIL_GROUP[group]} go as one group (H^{TAIL_GROUP[group]}..H^1) "
+              f"when that many remain; the rest of the" if group in TAIL_GROUP else "The last"),
         pairs=(f": {pairs} pairs per product are added with UMLAL" if wide else
                ": MUL results are only XORed here"),
         core_note=(_NOTE_M4 if wide else _NOTE_M3).rstrip("\n"))
