@@ -1,4 +1,5 @@
 # slicegen: `make` builds the default drops into out/; `make test` runs the whole suite;
+# `make` also regenerates the tables of README.md and docs/ (python -m gen.report);
 # `make vendor-check` builds every drop under every flag set of emu/vendoring/flagsets.py (test_vendoring).
 # All do their own idempotent set-up: a .venv with the pinned Python packages, and from Debian
 # when missing: arm-none-eabi-gcc (with newlib's headers), the host gcc/g++, clang with its
@@ -13,7 +14,7 @@ JOBS   ?= 2
 
 all: setup
 	$(PY) -m gen build --defaults -j $(JOBS) -o out
-	$(PY) -m gen.report --out out --readme README.md
+	$(PY) -m gen.report --out out --readme README.md --docs docs
 
 setup: $(STAMP) toolchain
 
