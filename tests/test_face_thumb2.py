@@ -33,9 +33,10 @@ from tests.test_face import (CTR_HARNESS, GCTR_HARNESS, HarnessMachine, _ecb,  #
 
 
 @lru_cache(maxsize=None)
-def _header(keybits: int, face: str, core: str) -> tuple[Path, str]:
-    cfg = from_dict({"name": f"t{keybits}{face}{core[-2:]}", "cipher": f"aes{keybits}", "mode": "gcm",
-                     "target": core, "aes": {"slicing": "ffs"}, "ctr": {"face": face}})
+def _header(keybits: int, face: str, core: str, spill: str = "stack") -> tuple[Path, str]:
+    cfg = from_dict({"name": f"t{keybits}{face}{core[-2:]}{spill[0]}", "cipher": f"aes{keybits}", "mode": "gcm",
+                     "target": core, "aes": {"slicing": "ffs"}, "ctr": {"face": face},
+                     "schedule": {"spill": spill}})
     work = Path(tempfile.mkdtemp(prefix="face-t2-"))
     hp = work / f"{cfg.name}.h"
     hp.write_text(generate.header(cfg, "tests/test_face_thumb2.py")[0])
@@ -63,10 +64,11 @@ uint32_t sg_gctr_update(const uint8_t *iv, const uint8_t *in, uint32_t n, uint8_
 class Bench(HarnessMachine):
     """A Thumb-2 drop + the GCTR and CTR harnesses of tests/test_face.py, on the emulated core."""
 
-    def __init__(self, keybits: int, face: str, core: str):
-        hp, prefix = _header(keybits, face, core)
+    def __init__(self, keybits: int, face: str, core: str, spill: str = "stack"):
+        hp, prefix = _header(keybits, face, core, spill)
         super().__init__(hp, prefix, face, core,
-                         GCTR_HARNESS + CTR_HARNESS.replace("#include HDR", "") + UPDATE_HARNESS, "h", keybits)
+                         GCTR_HARNESS + CTR_HARNESS.replace("#include HDR", "") + UPDATE_HARNESS, "h", keybits,
+                         cflags=tuple(toolchain.header_cflags(hp)))
 
     def gctr_update(self, iv: bytes, n: int) -> tuple[int, bytes]:
         """Cycles of start + update (GHASH off) over n zero bytes: the keystream as GCM uses it."""
@@ -85,8 +87,8 @@ class Bench(HarnessMachine):
 
 
 @lru_cache(maxsize=None)
-def bench(keybits: int, face: str, core: str) -> Bench:
-    return Bench(keybits, face, core)
+def bench(keybits: int, face: str, core: str, spill: str = "stack") -> Bench:
+    return Bench(keybits, face, core, spill)
 
 
 def _want(key, ctr, data):
@@ -98,15 +100,16 @@ def _want(key, ctr, data):
 # correctness on the emulated cores
 # ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("core,keybits,face", [("cortex-m4", 128, "r2"), ("cortex-m4", 128, "r1"),
-                                               ("cortex-m4", 256, "r2"), ("cortex-m3", 128, "r2"),
-                                               ("cortex-m3", 192, "r1"), ("cortex-m4", 128, "off"),
-                                               ("cortex-m3", 256, "off")])
-def test_keystream_at_carries(core, keybits, face):
+@pytest.mark.parametrize("core,keybits,face,spill", [
+    ("cortex-m4", 128, "r2", "stack"), ("cortex-m4", 128, "r1", "stack"), ("cortex-m4", 256, "r2", "stack"),
+    ("cortex-m3", 128, "r2", "stack"), ("cortex-m3", 192, "r1", "stack"), ("cortex-m4", 128, "off", "stack"),
+    ("cortex-m3", 256, "off", "stack"), ("cortex-m4", 128, "r2", "fpu"), ("cortex-m4", 256, "r1", "fpu")])
+def test_keystream_at_carries(core, keybits, face, spill):
     """Counters just below 2^8, 2^16, 2^24, 2^32 (inc32 wraps), odd block counts, odd chunks.
     face = off runs the plain path: ctr_pairs (gen/kernels/aes/ctr_thumb2.py) steps the two
-    counters itself, so the wrap inside one call is checked there too."""
-    b = bench(keybits, face, core)
+    counters itself, so the wrap inside one call is checked there too. spill = fpu: the M4F
+    FACE kernels (issue 34), built with the FPU flags the header names."""
+    b = bench(keybits, face, core, spill)
     rng = random.Random(f"{core}{keybits}{face}")
     for boundary in (1 << 8, 1 << 16, 1 << 24, 1 << 32):
         key = rng.randbytes(keybits // 8)
@@ -273,6 +276,53 @@ def test_thumb2_function_random_program(seed):
     assert {i.mnem for i in fn.insns} <= {"ldr", "str", "strd", "push", "pop", "add", "sub", "movw", "movt",
                                           *t2.LOGIC, *t2.MOVES, *t2.SHIFTS}
     assert fn.cycles > len(prog.ops)
+
+
+def test_thumb2_function_spills_to_fpu_registers_one_for_one():
+    """``spill = "fpu"`` (the M4F FACE kernels, issue 34): the same allocation, each spill store and
+    reload a VMOV to or from s0-s15 and no spill slot left on the stack, the same result on the
+    instruction model, fewer modelled cycles and a smaller frame; refused without an FPU."""
+    rng = random.Random(4)
+    prog = random_program(rng, 400)
+    params = [Param(m, "uint32_t *", m) for m in ("o", "a", "b", "c", "p", "d", "e")]
+    stack = compile_function(prog, "sg_rnd", params, "cortex-m4", pinned=("a",))
+    fpu = compile_function(prog, "sg_rnd", params, "cortex-m4", pinned=("a",), spill="fpu")
+    assert (fpu.spills, fpu.reloads) == (stack.spills, stack.reloads) and stack.spills > 10
+    vmovs = [i for i in fpu.insns if i.mnem == "vmov"]
+    assert len(vmovs) == fpu.spills + fpu.reloads
+    assert {r for i in vmovs for r in (i.dst, *i.srcs) if r.startswith("s")} <= {f"s{k}" for k in range(16)}
+    assert not [i for i in fpu.insns if i.base == "sp" and i.slot is not None and i.slot >= 0]
+    assert fpu.cycles < stack.cycles and fpu.stack_bytes < stack.stack_bytes
+    inputs = {m: [rng.getrandbits(32) for _ in range(prog.mems[m][0])] for m in prog.inputs}
+    want = ir.run(prog, inputs)
+    # fpu_homes (the looped FACE kernels): the homes too are FPU registers, the stack argument's
+    # after its load; r0-r3 are not pushed, every pointer reload is a VMOV, s16.. (a home past
+    # the spill slots) are saved and restored
+    homed = compile_function(prog, "sg_rnd", params, "cortex-m4", pinned=("a",), spill="fpu", fpu_homes=True)
+    assert homed.insns[0].regs == ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr")
+    assert set(homed.fpu_arg_homes) == {"r0", "r2", "r3", "r12", "r11", "r10"}     # b, c, p, d, e (stack)
+    assert [i.text().split("@")[0].strip() for i in homed.insns if i.note == "home"] == [
+        f"vmov   {sreg}, {reg}" for reg, sreg in homed.fpu_arg_homes.items()]
+    assert not [i for i in homed.insns if i.mnem == "ldr" and i.base == "sp" and i.note != "stack argument"]
+    sp_words = lambda fn: sum(1 for i in fn.insns if i.base == "sp")
+    assert homed.base_reloads > 0 and sp_words(homed) == 3 < sp_words(fpu)       # the stack arguments' loads
+    for fn in (fpu, homed):
+        mem, args = {}, []
+        for k, p in enumerate(params):
+            args.append(0x20000000 + 0x1000 * k)
+            mem.update({args[-1] + 4 * i: w for i, w in enumerate(inputs.get(p.mem, ()))})
+        saved = {f"s{k}": 0x5000 + k for k in range(16, 32)}
+        regs = execute(fn, args, mem, fpu=saved)
+        for k, p in enumerate(params):
+            if p.mem in prog.outputs:
+                assert [mem.get(args[k] + 4 * i) for i in range(prog.mems[p.mem][0])] == want[p.mem]
+        assert {r: regs[r] for r in saved} == saved and regs["sp"] == 0x2000F000
+    with pytest.raises(ValueError, match="fpu_homes needs spill = fpu"):
+        compile_function(prog, "sg_rnd", params, "cortex-m4", fpu_homes=True)
+    with pytest.raises(ValueError, match="cortex-m3 has none"):
+        compile_function(prog, "sg_rnd", params, "cortex-m3", spill="fpu")
+    with pytest.raises(ValueError, match="spill must be one of"):
+        compile_function(prog, "sg_rnd", params, "cortex-m4", spill="heap")
 
 
 def test_thumb2_function_assembles_and_runs_in_unicorn(tmp_path):

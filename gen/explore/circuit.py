@@ -104,7 +104,8 @@ def _face(config: Config) -> dict:
     """The loop-step cycles of a FACE drop's encrypt2 kernels (the figure its objective scores)."""
     from gen.kernels.face import thumb2 as face_thumb2
     bits = 8 * config.spec.key_bytes
-    fns = face_thumb2.face_functions(config.prefix, bits, config.slicing, config.face, config.target, config.seed)
+    fns = face_thumb2.face_functions(config.prefix, bits, config.slicing, config.face, config.target, config.seed,
+                                      config.spill)
     return {w: fns[w].cycles for w in ("encrypt2", "encrypt2c") if w in fns}
 
 

@@ -470,7 +470,7 @@ def _readers_of_aes_orders(config: Config, kind: str) -> list:
 
         def face(orders):
             fns = face_thumb2.face_functions(config.prefix, bits, config.slicing, config.face, config.target,
-                                             config.seed)
+                                             config.seed, config.spill)
             return {f" face_{w}": fns[w].cycles for w in ("fill", "encrypt2", "encrypt2c", "sv") if w in fns}
         return [face]
     return []

@@ -19,6 +19,8 @@ from gen.isa.base import Isa
 from gen.sched import listsched, regalloc, reload_pairs, strd_pairs
 
 CORES = ("cortex-m4", "cortex-m3")
+#: where spilled values live: the stack frame, or s0-s15 of a Cortex-M4F (``compile_function``)
+SPILLS = ("stack", "fpu")
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,8 @@ class Function:
     #: pushed argument registers -> their homes' sp offsets in the body (a loop's back edge reloads
     #: them there: gen/kernels/block_ecb_thumb2.py)
     arg_homes: dict = field(default_factory=dict)
+    #: with ``fpu_homes``: argument register (at the body's start) -> the FPU register of its home
+    fpu_arg_homes: dict = field(default_factory=dict)
 
     def asm_lines(self) -> list:
         return self.isa.function_lines(self.name, [f"    {i.text()}" for i in self.insns])
@@ -91,16 +95,30 @@ def sink(program: ir.Program, order) -> list:
 
 def compile_function(program: ir.Program, name: str, params, core: str, seed: int = 0,
                      pinned=(), segments=None, rank=None, strategy: str = "pressure",
-                     order=None, isa: Isa = t2.THUMB2, alloc_policy=None, count: bool = False) -> Function:
+                     order=None, isa: Isa = t2.THUMB2, alloc_policy=None, count: bool = False,
+                     spill: str = "stack", fpu_homes: bool = False) -> Function:
     """Compile ``program`` as ``void name(params...)`` for ``core`` (see the module docstring).
 
     ``pinned``: memories whose base register stays put (at most a few: each costs a register);
     ``order``: an explicit op order (otherwise ``listsched.schedule(..., strategy, segments, rank)``);
     ``alloc_policy``: keyword arguments of ``regalloc.allocate`` (eviction knobs, ``recompute``).
     ``count``: the fourth argument register (no memory's) is pushed with the homes as well, as the
-    home of a loop bound (gen/kernels/block_ecb_thumb2.py); the body may use it as a scratch register."""
+    home of a loop bound (gen/kernels/block_ecb_thumb2.py); the body may use it as a scratch register.
+    ``spill``: "stack", or "fpu" (Cortex-M4F, Thumb-2 only): spill slots 0-15 are s0-s15, each
+    spill store and reload a 1-cycle VMOV (``t2.fpu_slots``, before the post-allocation schedule,
+    as in gen/kernels/aes/thumb2.py).
+    ``fpu_homes`` (with spill = "fpu"): every homed base keeps its home in an FPU register, the
+    first home s15, the next s14, ... (spill slots below them): the prologue moves it there
+    (``vmov sK, rX``, note "home"; a stack argument after its load), a reload is a 1-cycle VMOV,
+    and no argument register is pushed (``Function.fpu_arg_homes``: the entry register -> sK)."""
     if core not in CORES:
         raise ValueError(f"core must be one of {', '.join(CORES)} (got {core!r})")
+    if spill not in SPILLS:
+        raise ValueError(f"spill must be one of {', '.join(SPILLS)} (got {spill!r})")
+    if spill == "fpu" and (isa is not t2.THUMB2 or not T.valid_on("vmov", core)):
+        raise ValueError(f"spill = fpu needs Thumb-2 and an FPU; {core} has none")
+    if fpu_homes and (spill != "fpu" or count):
+        raise ValueError(f"{name}: fpu_homes needs spill = fpu and no count register")
     params = list(params)
     by_mem = {p.mem: k for k, p in enumerate(params) if p.mem is not None}
     missing = set(program.mems) - set(by_mem)
@@ -124,6 +142,8 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
         if any(by_mem[m] == n_reg_args - 1 for m in program.mems):
             raise ValueError(f"{name}: count needs {last} free (a memory's pointer arrives there)")
         pushed_args.append(last)
+    if fpu_homes:                         # the homes are FPU registers: nothing to push for them
+        pushed_args = []
     pushed = pushed_args + list(isa.callee_saved) + [isa.link]
     bases, prologue_loads = {}, []        # prologue_loads: (reg, home id)
     homes = {}                            # home id -> ('push', index) | ('arg', stack arg index)
@@ -135,7 +155,7 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
             if m in pinned:
                 bases[m] = regalloc.BaseSpec("pinned", reg)
             else:
-                homes[next_home] = ("push", pushed.index(reg))
+                homes[next_home] = ("fpu", None) if fpu_homes else ("push", pushed.index(reg))
                 bases[m] = regalloc.BaseSpec("home", reg, next_home)
                 next_home -= 1
         else:
@@ -160,28 +180,38 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
     alloc = regalloc.allocate(program, order, bases, seed=seed, remat_mems=remat, isa=isa, **(alloc_policy or {}))
     regalloc.check_allocation(program, order, alloc, bases, isa)
     readonly = frozenset(bases[m].reg for m in remat)
-    body = listsched.post_schedule(alloc.insns, core, seed, readonly_bases=readonly, isa=isa)
+    insns = alloc.insns
+    home_sregs = fpu_home_registers(insns, homes) if fpu_homes else {}
+    saved = tuple(sorted((r for r in home_sregs.values() if int(r[1:]) >= t2.FPU_SLOTS), key=lambda r: int(r[1:])))
+    if spill == "fpu":
+        insns = t2.fpu_homes(t2.fpu_slots(insns, limit=min([t2.FPU_SLOTS, *(int(r[1:]) for r in home_sregs.values())])),
+                             home_sregs)
+    body = listsched.post_schedule(insns, core, seed, readonly_bases=readonly, isa=isa)
     body = isa.expand_constants(body)
     paired, _ = strd_pairs.pair(body, core, isa=isa)
     strd_pairs.check(body, paired, isa)
     body, _ = reload_pairs.pair(paired, core, isa=isa)       # checked inside (reload_pairs.check)
 
     s = word * strd_pairs.n_slots(body, isa)
-    if (word * len(pushed) + s) % isa.stack_align:
-        s += isa.stack_align - (word * len(pushed) + s) % isa.stack_align
+    if (word * (len(pushed) + len(saved)) + s) % isa.stack_align:
+        s += isa.stack_align - (word * (len(pushed) + len(saved)) + s) % isa.stack_align
     n_push = len(pushed)
 
     def offset(slot):
         if slot >= 0:
             return word * slot
         kind, idx = homes[slot]
-        return s + word * idx if kind == "push" else s + word * n_push + word * idx
+        return s + word * idx if kind == "push" else s + word * (n_push + len(saved)) + word * idx
 
     body = [isa.resolve(i, offset) for i in body]
-    pro = isa.save(pushed) + ([isa.add_sp(-s)] if s else [])
+    pro = isa.save(pushed) + ([t2.Insn("vpush", regs=saved)] if saved else []) + ([isa.add_sp(-s)] if s else [])
     pro += [isa.resolve(isa.load_slot(reg, home, note="stack argument"), offset) for reg, home in prologue_loads]
+    fpu_arg_homes = {bases[m].reg: home_sregs[bases[m].home] for m in sorted(program.mems, key=lambda m: by_mem[m])
+                     if bases[m].home in home_sregs}
+    pro += [t2.Insn("vmov", dst=sreg, srcs=(reg,), note="home") for reg, sreg in fpu_arg_homes.items()]
     unwind = s + word * len(pushed_args)
-    epi = ([isa.add_sp(unwind)] if unwind else []) + isa.restore_and_return(isa.callee_saved)
+    epi = (([isa.add_sp(unwind)] if unwind else []) + ([t2.Insn("vpop", regs=saved)] if saved else [])
+           + isa.restore_and_return(isa.callee_saved))
     insns = pro + body + epi
     isa.check_core(insns, core)
     for i in insns:      # only single-word memory instructions, constant offsets
@@ -192,9 +222,21 @@ def compile_function(program: ir.Program, name: str, params, core: str, seed: in
                                         for p in params) + ")"
     return Function(name=name, prototype=proto, insns=insns, cycles=listsched.cycles(insns, core),
                     spills=alloc.spills, reloads=alloc.reloads, remats=alloc.remats,
-                    base_reloads=alloc.base_reloads, stack_bytes=4 * n_push + s,
+                    base_reloads=alloc.base_reloads, stack_bytes=4 * (n_push + len(saved)) + s,
                     n_ops=len(program.ops), core=core, seed=seed, stats=program.stats(), isa=isa,
-                    arg_homes={r: s + word * pushed.index(r) for r in pushed_args})
+                    arg_homes={r: s + word * pushed.index(r) for r in pushed_args}, fpu_arg_homes=fpu_arg_homes)
+
+
+def fpu_home_registers(insns: list, homes) -> dict:
+    """Home id -> FPU register for ``fpu_homes``: from s15 down while above the spill slots the
+    allocation uses (symbolic slots 0..n-1 of ``insns``, s0..s(n-1) after ``t2.fpu_slots``), the
+    rest from s16 up (callee-saved: the prologue's VPUSH saves them, the epilogue's VPOP
+    restores them)."""
+    used = max([i.slot for i in insns if i.base == "sp" and i.slot is not None and i.slot >= 0], default=-1) + 1
+    free = max(0, t2.FPU_SLOTS - used)
+    order = sorted(homes, reverse=True)                 # -1 (the first argument's home) first
+    return {h: f"s{t2.FPU_SLOTS - 1 - k}" if k < free else f"s{t2.FPU_SLOTS + k - free}"
+            for k, h in enumerate(order)}
 
 
 def split_frame(insns: list) -> tuple:
@@ -401,10 +443,11 @@ def loop_figures(insns: list, edge: list, core: str) -> tuple[int, int]:
     return step, once
 
 
-def execute(fn: Function, args: list, memory: dict, sp: int = 0x2000F000) -> dict:
+def execute(fn: Function, args: list, memory: dict, sp: int = 0x2000F000, fpu=None) -> dict:
     """Run ``fn`` on gen.isa.thumb2.execute (word-granular memory dict, byte addresses):
-    ``args`` are the argument values (pointers); returns the register file at the end."""
-    regs = {f"r{i}": 0 for i in range(13)}
+    ``args`` are the argument values (pointers), ``fpu`` FPU registers' values at entry
+    ({'s16': ...}); returns the register file at the end."""
+    regs = {f"r{i}": 0 for i in range(13)} | dict(fpu or {})
     regs.update(sp=sp, lr=0, pc=0)
     for k, a in enumerate(args):
         if k < 4:

@@ -128,7 +128,7 @@ def aes_gcm_kernels(config: Config) -> KernelSet:
     sections = [wipe.zero32_thumb2(config.prefix), aes_code, gh.code, ctr.code]
     if config.face != "off":
         text, face = face_thumb2.face_thumb2(config.prefix, keybits, config.slicing, config.face, core,
-                                 ctr.call_cycles, config.seed)
+                                 ctr.call_cycles, config.seed, config.spill)
         sections.append(text)
         figures.update(face_setup=face["setup"]["cycles"], face_fill_group=face["fill"]["cycles"],
                        face_encrypt2_per_pair=face["encrypt2_loop_step"])

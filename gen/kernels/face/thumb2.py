@@ -59,14 +59,16 @@ def face_encrypt2_segments(keybits: int, slicing: str, depth: str, cached: bool 
     return prog, seg, rank
 
 
-def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: str, seed: int = 0) -> dict:
+def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: str, seed: int = 0,
+                   spill: str = "stack") -> dict:
     """FACE set-up, fill and encrypt2 (gen/kernels/face/aes_face.py IR) as Thumb-2 functions
-    (gen/kernels/thumb2_function.py), with the C prototypes the GCM glue calls."""
+    (gen/kernels/thumb2_function.py), with the C prototypes the GCM glue calls. ``spill``: where
+    every one of them keeps spilled values ("fpu": s0-s15 of a Cortex-M4F, ``compile_function``)."""
     aes_face.check_depth(depth)
     setup = compile_function(
         aes_face.face_setup_ir(keybits, slicing, depth), f"{prefix}_face_setup",
         [Param("fs", "uint32_t *", "fs"), Param("rk", "const uint32_t *", "rk"),
-         Param("ctr", "const uint8_t *", "ctr")], core, seed)
+         Param("ctr", "const uint8_t *", "ctr")], core, seed, spill=spill)
     # the fill in program order but for its S-boxes, which take the plain kernel's stored
     # orders (gen/kernels/aes/thumb2_orders.py; its AddRoundKey + S-box the 'fill:ark+sbox'
     # order, kept when explore gave the kernel a new 'ark+sbox' that costs the fill 12 cycles),
@@ -78,27 +80,31 @@ def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: st
         fill_prog, f"{prefix}_face_fill",
         [Param("tab", "uint32_t *", "tab"), Param("fs", "const uint32_t *", "fs"),
          Param(aes_face.fill_in(depth), "const uint32_t *", aes_face.fill_in(depth))], core, seed,
-        order=sink(fill_prog, aes_face.fill_order(marks, len(fill_prog.ops), fill_orders)))
+        order=sink(fill_prog, aes_face.fill_order(marks, len(fill_prog.ops), fill_orders)), spill=spill)
     prog, seg, rank = face_encrypt2_segments(keybits, slicing, depth)
     # rk is homed, not pinned: a 14th register for values is worth more than the base reloads
-    # (AES-128 r2: 1976 cycles per pair in the body instead of 2082; 116 spills instead of 151)
+    # (AES-128 r2: 1976 cycles per pair in the body instead of 2082; 116 spills instead of 151).
+    # spill = "fpu" (Cortex-M4F): spills in s0-s11 and, for the two looped kernels only, the homes
+    # in s12-s15 (s16 for the cached kernel's fifth), so the back edge and the pointer reloads are
+    # VMOVs (AES-128: 1840 -> 1834 a pair in the loop; the one-call functions set-up, fill, c2
+    # and sv lose 1-12 cycles with FPU homes, so theirs stay on the stack)
     enc = compile_function(
         prog, f"{prefix}_face_encrypt2", ENCRYPT2_PARAMS[depth], core, seed,
-        segments=seg, rank=rank, alloc_policy=aes_thumb2.ALLOC_POLICY)
+        segments=seg, rank=rank, alloc_policy=aes_thumb2.ALLOC_POLICY, spill=spill, fpu_homes=spill == "fpu")
     fns = {"setup": setup, "fill": fill, "encrypt2": enc}
     if depth == "r2":   # the cache's kernel: entries without C2, which it XORs in (aes_face)
-        fns["encrypt2c"] = cached_encrypt2(prefix, keybits, slicing, core, seed)
+        fns["encrypt2c"] = cached_encrypt2(prefix, keybits, slicing, core, seed, spill)
         fns["c2"] = compile_function(
             aes_face.face_c2_ir(keybits, slicing), f"{prefix}_face_c2",
             [Param("c2", "uint32_t *", "c2"), Param("rk", "const uint32_t *", "rk"),
-             Param("ctr", "const uint8_t *", "ctr")], core, seed)
+             Param("ctr", "const uint8_t *", "ctr")], core, seed, spill=spill)
     if depth == "r2":   # init's s planes of one group: the S-box in the kernel's stored order
         sv_prog, marks = aes_face.sv_program(keybits, slicing)
         fns["sv"] = compile_function(
             sv_prog, f"{prefix}_face_sv",
             [Param("sv", "uint32_t *", "sv"), Param("rk", "const uint32_t *", "rk"),
              Param("vb", "const uint32_t *", "vb")], core, seed,
-            order=aes_face.fill_order(marks, len(sv_prog.ops), aes_thumb2.ORDERS))
+            order=aes_face.fill_order(marks, len(sv_prog.ops), aes_thumb2.ORDERS), spill=spill)
     return fns
 
 
@@ -111,7 +117,7 @@ def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: st
 CACHED_SEEDS = 2
 
 
-def cached_encrypt2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0):
+def cached_encrypt2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0, spill: str = "stack"):
     """The cached r2 kernel (``face_encrypt2c``) compiled with seeds seed .. seed + CACHED_SEEDS - 1,
     the one with the fewest loop-step cycles (the first on a tie): deterministic, a pure function
     of the config."""
@@ -119,7 +125,8 @@ def cached_encrypt2(prefix: str, keybits: int, slicing: str, core: str, seed: in
     best, best_step = None, None
     for s in range(seed, seed + CACHED_SEEDS):
         fn = compile_function(prog, f"{prefix}_face_encrypt2c", ENCRYPT2C_PARAMS, core, s,
-                              segments=seg, rank=rank, alloc_policy=aes_thumb2.ALLOC_POLICY)
+                              segments=seg, rank=rank, alloc_policy=aes_thumb2.ALLOC_POLICY, spill=spill,
+                              fpu_homes=spill == "fpu")
         step = face_loop_text(fn, "r2", ENCRYPT2C_PARAMS)[1]
         if best_step is None or step < best_step:
             best, best_step = fn, step
@@ -149,26 +156,30 @@ def face_loop_text(enc, depth: str, params=None) -> tuple[str, int, int]:
     params = ENCRYPT2_PARAMS[depth] if params is None else params
     insns = list(enc.insns)
     k, end, frame = split_frame(insns)
-    pro_loads = insns[2 if frame else 1:k]
+    pro_loads = [i for i in insns[1:k] if i.mnem == "ldr" and i.note == "stack argument"]
     pushed = list(insns[0].regs)
     n_push = len(pushed)
+    vpushed = len(insns[1].regs) if insns[1].mnem == "vpush" else 0     # FPU homes s16.. below the push
 
     def home(idx: int) -> int:                     # frame offset of argument idx's home
         if idx < 4:
-            return frame + 4 * pushed.index(f"r{idx}")
-        return frame + 4 * n_push + 4 * (idx - 4)
+            return frame + 4 * vpushed + 4 * pushed.index(f"r{idx}")
+        return frame + 4 * (vpushed + n_push) + 4 * (idx - 4)
     step = {"out": 32, "in": 32, "e": 4 * 2 * aes_face.ENTRY_WORDS[depth]}
     edge = []
     arg_reg = {f"r{i}": i for i in range(4)}
     arg_reg.update({ld.dst: next(i for i, p in enumerate(params) if i >= 4 and home(i) == ld.offset)
                     for ld in pro_loads})
+    fpu = enc.fpu_arg_homes                        # homes in FPU registers: VMOV instead of LDR/STR
     for reg, idx in sorted(arg_reg.items(), key=lambda kv: kv[1]):
         mem = params[idx].mem
         if mem is None:
             continue                              # an unused argument
-        edge.append(t2.ldr(reg, "sp", home(idx)))
+        get, put = ((t2.Insn("vmov", dst=reg, srcs=(fpu[reg],)), t2.Insn("vmov", dst=fpu[reg], srcs=(reg,)))
+                    if reg in fpu else (t2.ldr(reg, "sp", home(idx)), t2.str_(reg, "sp", home(idx))))
+        edge.append(get)
         if mem in step:
-            edge += [t2.Insn("add", dst=reg, srcs=(reg,), imm=step[mem]), t2.str_(reg, "sp", home(idx))]
+            edge += [t2.Insn("add", dst=reg, srcs=(reg,), imm=step[mem]), put]
     edge += [t2.ldr("r4", "sp", home(5)), t2.Insn("sub", dst="r4", srcs=("r4",), imm=1),
              t2.str_("r4", "sp", home(5))]
     text = aes_ctr_thumb2.back_edge_text(edge)     # the count-down sub printed as subs, then bne 1b
@@ -180,7 +191,7 @@ def face_loop_text(enc, depth: str, params=None) -> tuple[str, int, int]:
 
 
 def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, plain_cycles: int,
-                seed: int = 0) -> tuple[str, dict]:
+                seed: int = 0, spill: str = "stack") -> tuple[str, dict]:
     """C text of the FACE section (macros, the v-lane constants, and the __asm__ functions
     setup, fill, (r2) sv and encrypt2 - the last a loop over n pairs, ``face_loop_text``) and
     its figures.
@@ -190,7 +201,7 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
     call of the plain path ``ctr_pairs``, minus a one-pair FACE encrypt2 call, loop edges included;
     both XOR the message themselves), a run is set up only when its pairs pay for the set-up and
     (r2) one group; r1's table is filled by init, so an r1 run pays its set-up only."""
-    fns = face_functions(prefix, keybits, slicing, depth, core, seed)
+    fns = face_functions(prefix, keybits, slicing, depth, core, seed, spill)
     setup, fill, enc = fns["setup"], fns["fill"], fns["encrypt2"]
     loop_text, step, enc_call = face_loop_text(enc, depth)
     saving = plain_cycles - enc_call
