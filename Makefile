@@ -1,5 +1,7 @@
 # slicegen: `make` builds the default drops into out/; `make test` runs the whole suite;
 # `make vendor-check` builds every drop under every flag set of emu/vendoring/flagsets.py (test_vendoring).
+# `make mbedtls-check` runs Mbed TLS 3.6's own GCM, cipher-GCM and PSA suites over the generated
+# MBEDTLS_GCM_ALT adapter (docs/mbedtls.md); Mbed TLS's source comes from Debian at build time.
 # All do their own idempotent set-up: a .venv with the pinned Python packages, and from Debian
 # when missing: arm-none-eabi-gcc (with newlib's headers), the host gcc/g++, clang with its
 # sanitizer runtimes (the vendoring checks), and for armv8a aarch64-linux-gnu-gcc, llvm-19
@@ -9,7 +11,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
-.PHONY: all setup toolchain test vendor-check clean-venv
+.PHONY: all setup toolchain test vendor-check mbedtls-check clean-venv
 
 all: setup
 	$(PY) -m gen build --defaults -j $(JOBS) -o out
@@ -42,12 +44,26 @@ toolchain:
 	   && command -v llvm-objdump-19 && command -v qemu-aarch64; } >/dev/null 2>&1 || { \
 	  echo "installing gcc-aarch64-linux-gnu g++-aarch64-linux-gnu llvm-19 qemu-user (apt)"; \
 	  $(APT_INSTALL) gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross llvm-19 qemu-user >/dev/null; }
+	@# mbedtls-check (issue 32): dpkg-source and bzip2 unpack Debian's Mbed TLS source package
+	@{ command -v dpkg-source && command -v bzip2; } >/dev/null 2>&1 || { \
+	  echo "installing dpkg-dev bzip2 (apt)"; \
+	  $(APT_INSTALL) dpkg-dev bzip2 >/dev/null; }
 
 test: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider
 
 vendor-check: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider tests/test_vendoring.py --vendor-all
+
+# Mbed TLS 3.6 (pinned, from Debian's source package) in build/mbedtls/src (gitignored); the
+# adapter over the portable drops of the three AES key sizes in build/mbedtls/alt.
+MBEDTLS_DIR   := build/mbedtls
+MBEDTLS_DROPS := aes128gcm-portable aes192gcm-portable aes256gcm-portable
+
+mbedtls-check: setup
+	emu/checks/mbedtls/fetch.sh $(MBEDTLS_DIR)
+	$(PY) -m gen.integrations.mbedtls $(MBEDTLS_DROPS) -o $(MBEDTLS_DIR)/alt
+	$(PY) -m emu.checks.mbedtls_suites --src $(MBEDTLS_DIR)/src --alt $(MBEDTLS_DIR)/alt -j $(JOBS)
 
 clean-venv:
 	rm -rf $(VENV)
