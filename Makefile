@@ -44,10 +44,12 @@ toolchain:
 	   && command -v llvm-objdump-19 && command -v qemu-aarch64; } >/dev/null 2>&1 || { \
 	  echo "installing gcc-aarch64-linux-gnu g++-aarch64-linux-gnu llvm-19 qemu-user (apt)"; \
 	  $(APT_INSTALL) gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross llvm-19 qemu-user >/dev/null; }
-	@# mbedtls-check (issue 32): dpkg-source and bzip2 unpack Debian's Mbed TLS source package
-	@{ command -v dpkg-source && command -v bzip2; } >/dev/null 2>&1 || { \
-	  echo "installing dpkg-dev bzip2 (apt)"; \
-	  $(APT_INSTALL) dpkg-dev bzip2 >/dev/null; }
+	@# mbedtls-check (issue 32): dpkg-source and bzip2 unpack Debian's Mbed TLS source package; the
+	@# 32-bit Arm Linux cross compiler builds the suites over the Cortex-M4 drops, run by qemu-arm
+	@{ command -v dpkg-source && command -v bzip2 && command -v arm-linux-gnueabihf-gcc \
+	   && command -v qemu-arm; } >/dev/null 2>&1 || { \
+	  echo "installing dpkg-dev bzip2 gcc-arm-linux-gnueabihf qemu-user (apt)"; \
+	  $(APT_INSTALL) dpkg-dev bzip2 gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user >/dev/null; }
 
 test: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider
@@ -55,15 +57,19 @@ test: setup
 vendor-check: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider tests/test_vendoring.py --vendor-all
 
-# Mbed TLS 3.6 (pinned, from Debian's source package) in build/mbedtls/src (gitignored); the
-# adapter over the portable drops of the three AES key sizes in build/mbedtls/alt.
-MBEDTLS_DIR   := build/mbedtls
-MBEDTLS_DROPS := aes128gcm-portable aes192gcm-portable aes256gcm-portable
+# Mbed TLS 3.6 (pinned, from Debian's source package) in build/mbedtls/src (gitignored), built in
+# copies beside it; the adapter over the three AES key sizes' portable drops (host) and Cortex-M4
+# drops (static armhf Linux programs under qemu-arm, the drops compiled -mcpu=cortex-m4).
+MBEDTLS_DIR      := build/mbedtls
+MBEDTLS_DROPS    := aes128gcm-portable aes192gcm-portable aes256gcm-portable
+MBEDTLS_M4_DROPS := aes128gcm-m4-ffs aes192gcm-m4-ffs aes256gcm-m4-ffs
 
 mbedtls-check: setup
 	emu/checks/mbedtls/fetch.sh $(MBEDTLS_DIR)
 	$(PY) -m gen.integrations.mbedtls $(MBEDTLS_DROPS) -o $(MBEDTLS_DIR)/alt
 	$(PY) -m emu.checks.mbedtls_suites --src $(MBEDTLS_DIR)/src --alt $(MBEDTLS_DIR)/alt -j $(JOBS)
+	$(PY) -m gen.integrations.mbedtls $(MBEDTLS_M4_DROPS) -o $(MBEDTLS_DIR)/alt-m4
+	$(PY) -m emu.checks.mbedtls_suites --src $(MBEDTLS_DIR)/src --alt $(MBEDTLS_DIR)/alt-m4 --place m4 -j $(JOBS)
 
 clean-venv:
 	rm -rf $(VENV)

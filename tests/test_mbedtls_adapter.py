@@ -70,3 +70,20 @@ def test_the_command_line_writes_drops_and_adapter(tmp_path, capsys):
     assert head((tmp_path / "aes128gcm-portable.h").read_text()) == head(shipped.read_text())
     assert mbedtls.main(["nope", "-o", str(tmp_path / "x")]) == 2
     assert "unknown preset" in capsys.readouterr().err and not (tmp_path / "x").exists()
+
+
+def test_a_cortex_m_drops_declarations_compile_anywhere_its_implementation_only_for_its_core(tmp_path):
+    """gcm_alt.h includes the drops' declarations in every Mbed TLS file, built for another core
+    (the host; armhf Linux in mbedtls-check): those are plain C; the implementation keeps the
+    target's #error."""
+    import subprocess
+    from gen.drop import render
+    cfg = preset("aes128gcm-m4-ffs")
+    (tmp_path / "d.h").write_text(render.header(cfg, "x")[0])
+    (tmp_path / "d.c").write_text('#include "d.h"\nsize_t sg_n(void);\n'
+                                  f"size_t sg_n(void) {{ return sizeof({cfg.prefix}_ctx) + sizeof({cfg.prefix}_stream); }}\n")
+    cc = ["gcc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-c", "d.c", "-o", "/dev/null"]
+    ok = subprocess.run(cc, cwd=tmp_path, capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    bad = subprocess.run([*cc, f"-D{cfg.prefix.upper()}_IMPLEMENTATION"], cwd=tmp_path, capture_output=True, text=True)
+    assert bad.returncode != 0 and "this drop is generated for cortex-m4" in bad.stderr

@@ -1,5 +1,10 @@
 """Mbed TLS 3.6's own test suites over the generated MBEDTLS_GCM_ALT adapter (`make mbedtls-check`).
 
+Two places: `--place host` (the host compiler, portable drops) and `--place m4` (a static 32-bit
+Arm Linux build run under qemu-arm: Mbed TLS and its tests for armhf, the adapter and the
+Cortex-M4 drops compiled -mcpu=cortex-m4 -mthumb; their object's build attributes are removed so
+the M-profile object links beside glibc's A-profile ones). For m4 the drops' assembly kernels in
+that object are checked byte for byte against the arm-none-eabi-gcc build the emulator runs.
 Builds Mbed TLS's libmbedcrypto (its own Makefiles, the user config emu/checks/mbedtls/user_config.h:
 MBEDTLS_GCM_ALT) with the adapter's gcm_alt.c added to the archive, builds the GCM suites
 (test_suite_gcm.*, test_suite_cipher.gcm, test_suite_psa_crypto), runs each with an outcome file,
@@ -8,7 +13,8 @@ gcm_alt.o only, and every suite binary holds each drop's init. Fails on any fail
 any skipped case about GCM whose skip has no reason below (a reason is a dependency this build
 leaves out on purpose).
 
-    python -m emu.checks.mbedtls_suites --src build/mbedtls/src --alt build/mbedtls/alt [-j 2]
+    python -m emu.checks.mbedtls_suites --src build/mbedtls/src --alt build/mbedtls/alt [--place host|m4] [-j 2]
+    (builds in build/mbedtls/build-PLACE, a copy of the fetched tree)
 """
 from __future__ import annotations
 
@@ -16,10 +22,14 @@ import argparse
 import hashlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
+
+from emu.machines import toolchain
 
 USER_CONFIG = Path(__file__).resolve().parent / "mbedtls" / "user_config.h"
 
@@ -37,6 +47,27 @@ REASONS = {
 }
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where the suites are built and run."""
+    cc: str
+    ar: str
+    drop_cflags: str = ""          # for gcm_alt.c (the drops' implementation)
+    ldflags: str = ""
+    runner: tuple = ()             # the suites run as runner + ./suite
+    m_profile: bool = False        # strip gcm_alt.o's build attributes (M beside A); check the kernels
+    only_gcm: tuple = ()           # suites run on their cases that name GCM only (time under qemu)
+
+
+PLACES = {
+    "host": Place("cc", "ar"),
+    "m4": Place("arm-linux-gnueabihf-gcc", "arm-linux-gnueabihf-ar",
+                drop_cflags="-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16",
+                ldflags="-static", runner=("qemu-arm",), m_profile=True,
+                only_gcm=("test_suite_psa_crypto",)),
+}
+
+
 def run(cmd: list[str], cwd: Path) -> None:
     r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
     if r.returncode:
@@ -47,28 +78,79 @@ def cflags(alt: Path) -> str:
     return f"-O2 -I{alt} -DMBEDTLS_USER_CONFIG_FILE='\"{USER_CONFIG}\"'"
 
 
-def build(src: Path, alt: Path, jobs: int) -> None:
+def tree(fetched: Path, place: str) -> Path:
+    """A build copy of the fetched tree per place (build-host, build-m4 beside it): the fetched
+    one stays as unpacked; a copy is made again when the fetched version changes."""
+    copy = fetched.parent / f"build-{place}"
+    version = (fetched / ".slicegen-version").read_text()
+    if not (copy / ".slicegen-version").exists() or (copy / ".slicegen-version").read_text() != version:
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(fetched, copy, symlinks=True)
+    return copy
+
+
+def build(src: Path, alt: Path, jobs: int, place: Place) -> None:
     """libmbedcrypto with the adapter, then the suites; a clean first when the adapter, the drops,
-    the config or the flags changed (Mbed TLS's Makefiles track no header)."""
+    the config, the place or the flags changed (Mbed TLS's Makefiles track no header)."""
     stamp = src / ".slicegen-build"
-    h = hashlib.sha256(cflags(alt).encode() + USER_CONFIG.read_bytes())
+    h = hashlib.sha256(cflags(alt).encode() + repr(place).encode() + USER_CONFIG.read_bytes())
     for f in sorted(alt.glob("*.[ch]")):
         h.update(f.name.encode() + f.read_bytes())
-    if not stamp.exists() or stamp.read_text() != h.hexdigest():
+    if stamp.exists() and stamp.read_text() == h.hexdigest():
+        if all((src / "tests" / suite).exists() for suite in SUITES):
+            return                            # built from these very inputs
+    else:
         run(["make", "-s", "-C", "library", "clean"], src)
         run(["make", "-s", "-C", "tests", "clean"], src)
         stamp.unlink(missing_ok=True)
-    cf = cflags(alt)
-    run(["make", f"-j{jobs}", "-C", "library", "libmbedcrypto.a", f"CFLAGS={cf}"], src)
-    run(["sh", "-c", f"cc {cf} -std=c99 -Wall -Wextra -Werror -Iinclude -c {alt}/gcm_alt.c -o {alt}/gcm_alt.o"
-         f" && ar rs library/libmbedcrypto.a {alt}/gcm_alt.o"], src)
-    run(["make", f"-j{jobs}", "-C", "tests", *SUITES, f"CFLAGS={cf}"], src)
+    cf, tools = cflags(alt), [f"CC={place.cc}", f"AR={place.ar}"]
+    run(["make", f"-j{jobs}", "-C", "library", "libmbedcrypto.a", f"CFLAGS={cf}", *tools], src)
+    obj = alt / "gcm_alt.o"
+    run(["sh", "-c", f"{place.cc} {cf} {place.drop_cflags} -std=c99 -Wall -Wextra -Werror -Iinclude "
+         f"-c {alt}/gcm_alt.c -o {obj}"], src)
+    if place.m_profile:
+        run([place.cc.replace("gcc", "objcopy"), "--remove-section=.ARM.attributes", str(obj)], src)
+    run([place.ar, "rs", "library/libmbedcrypto.a", str(obj)], src)
+    run(["make", f"-j{jobs}", "-C", "tests", *SUITES, f"CFLAGS={cf}", f"LDFLAGS={place.ldflags}", *tools], src)
     stamp.write_text(h.hexdigest())
 
 
-def prove_adapter(src: Path, alt: Path) -> list[str]:
+def asm_kernels(alt: Path) -> list[str]:
+    """The drops' assembly sections (.text.NAME: one per kernel, a second entry point shares it)."""
+    return sorted(set(re.findall(r"\.pushsection \.text\.(\w+),", "".join(p.read_text() for p in alt.glob("*.h")))))
+
+
+def same_kernels(alt: Path, place: Place) -> list[str]:
+    """The assembly kernels in gcm_alt.o are byte for byte those of the drops built by
+    arm-none-eabi-gcc with the flags of the emulator's firmware (emu/machines/toolchain.py)."""
+    work = alt / "kernels"                      # not *.[ch] of alt: the build's stamp reads those
+    work.mkdir(exist_ok=True)
+    ref_c, ref_o = work / "ref.c", work / "ref.o"
+    ref_c.write_text("".join(f'#define {m}_IMPLEMENTATION\n#include "{h.name}"\n'
+                             for h in sorted(alt.glob("*.h")) if h.name != "gcm_alt.h"
+                             for m in [h.stem.replace("-", "_").upper()]))
+    if not ref_o.exists() or ref_o.stat().st_mtime < (alt / "gcm_alt.o").stat().st_mtime:
+        run([toolchain.tool(toolchain.ARM_GCC), *toolchain.build_cflags("cortex-m4"), f"-I{alt}", "-c", str(ref_c),
+             "-o", str(ref_o)], work)
+    problems, names = [], asm_kernels(alt)
+    for name in names:
+        got = []
+        for obj, objcopy in ((alt / "gcm_alt.o", place.cc.replace("gcc", "objcopy")), (ref_o, "arm-none-eabi-objcopy")):
+            out = work / f"{obj.stem}.{name}.bin"
+            run([objcopy, "-O", "binary", f"--only-section=.text.{name}", str(obj), str(out)], work)
+            got.append(out.read_bytes())
+        if not got[0] or got[0] != got[1]:
+            problems.append(f"kernel {name}: {len(got[0])} bytes in gcm_alt.o, {len(got[1])} in the emulator's build, not the same")
+    if not names:
+        problems.append("no assembly kernel in the drops: not a Cortex-M drop")
+    print(f"{len(names) - len(problems)} of {len(names)} assembly kernels byte-identical to the emulator's build")
+    return problems
+
+
+def prove_adapter(src: Path, alt: Path, place: Place) -> list[str]:
     """The archive's GCM functions are the adapter's, and the suites hold the drops' code."""
-    out = subprocess.run(["nm", "-A", "--defined-only", str(src / "library" / "libmbedcrypto.a")],
+    nm = place.cc.replace("gcc", "nm") if place.cc != "cc" else "nm"
+    out = subprocess.run([nm, "-A", "--defined-only", str(src / "library" / "libmbedcrypto.a")],
                          capture_output=True, text=True).stdout
     defs = {(m.group(1), m.group(2)) for m in re.finditer(r":(\w+\.o):\w+ T (mbedtls_gcm_\w+)$", out, re.M)}
     nine = {"init", "setkey", "starts", "update_ad", "update", "finish", "crypt_and_tag", "auth_decrypt", "free"}
@@ -77,7 +159,7 @@ def prove_adapter(src: Path, alt: Path) -> list[str]:
     problems += [f"{o} defines {s} too" for o, s in sorted(defs) if o != "gcm_alt.o" and s[12:] in nine]
     inits = re.findall(r"^int  (\w+)_init\(", "".join(p.read_text() for p in alt.glob("*.h")), re.M)
     for suite in SUITES:
-        syms = subprocess.run(["nm", str(src / "tests" / suite)], capture_output=True, text=True).stdout
+        syms = subprocess.run([nm, str(src / "tests" / suite)], capture_output=True, text=True).stdout
         problems += [f"{suite} does not hold {p}_init" for p in inits if f" {p}_init\n" not in syms]
     return problems
 
@@ -92,11 +174,17 @@ def depends(src: Path, suite: str) -> dict[str, str]:
     return deps
 
 
-def outcomes(src: Path, suite: str, workdir: Path) -> list[tuple[str, str]]:
+def outcomes(src: Path, suite: str, workdir: Path, place: Place) -> list[tuple[str, str]]:
     csv = workdir / f"{suite}.outcomes.csv"
     csv.unlink(missing_ok=True)
     env = {**os.environ, "MBEDTLS_TEST_OUTCOME_FILE": str(csv)}
-    subprocess.run([f"./{suite}"], cwd=src / "tests", env=env, capture_output=True, text=True)
+    data = []
+    if suite in place.only_gcm:           # the .datax's cases (blank-line separated) that name GCM
+        blocks = (src / "tests" / f"{suite}.datax").read_text().split("\n\n")
+        kept = workdir / f"{suite}.gcm.datax"
+        kept.write_text("\n\n".join(b for b in blocks if "GCM" in b.strip().split("\n")[0].upper()) + "\n")
+        data = [str(kept)]
+    subprocess.run([*place.runner, f"./{suite}", *data], cwd=src / "tests", env=env, capture_output=True, text=True)
     rows = [line.split(";") for line in csv.read_text().splitlines()] if csv.exists() else []
     return [(r[3], r[4]) for r in rows if len(r) >= 5]
 
@@ -110,22 +198,28 @@ def reason(deps: str) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m emu.checks.mbedtls_suites", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--src", type=Path, required=True, help="Mbed TLS's source tree (emu/checks/mbedtls/fetch.sh)")
+    ap.add_argument("--src", type=Path, required=True,
+                    help="Mbed TLS's source tree as fetched (emu/checks/mbedtls/fetch.sh); built in a copy beside it")
     ap.add_argument("--alt", type=Path, required=True, help="gcm_alt.h/.c and the drops' headers")
+    ap.add_argument("--place", choices=sorted(PLACES), default="host")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     a = ap.parse_args(argv)
-    src, alt = a.src.resolve(), a.alt.resolve()
-    build(src, alt, a.jobs)
-    problems = prove_adapter(src, alt)
+    alt, place = a.alt.resolve(), PLACES[a.place]
+    src = tree(a.src.resolve(), a.place)
+    build(src, alt, a.jobs, place)
+    problems = prove_adapter(src, alt, place)
+    if place.m_profile:
+        problems += same_kernels(alt, place)
     total, why = Counter(), Counter()
     print(f"{'suite':34} {'passed':>7} {'failed':>7} {'skipped':>8}")
     for suite in SUITES:
         deps = depends(src, suite)
-        results = outcomes(src, suite, alt)
+        results = outcomes(src, suite, alt, place)
         if not results:
             problems.append(f"{suite}: no outcome (did it run?)")
         c = Counter(r for _, r in results)
-        print(f"{suite:34} {c['PASS']:7} {c['FAIL']:7} {c['SKIP']:8}")
+        print(f"{suite:34} {c['PASS']:7} {c['FAIL']:7} {c['SKIP']:8}"
+              + ("   (its cases that name GCM)" if suite in place.only_gcm else ""))
         total.update(c)
         for case, r in results:
             if r == "FAIL":
@@ -141,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"PROBLEM: {p}")
     if len(problems) > 30:
         print(f"PROBLEM: ... and {len(problems) - 30} more")
-    print(f"mbedtls-check: {total['PASS']} passed, {len(problems)} failed, {total['SKIP']} skipped")
+    print(f"mbedtls-check ({a.place}): {total['PASS']} passed, {len(problems)} failed, {total['SKIP']} skipped")
     return 1 if problems else 0
 
 
