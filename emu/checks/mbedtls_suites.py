@@ -32,6 +32,7 @@ from pathlib import Path
 from emu.machines import toolchain
 
 USER_CONFIG = Path(__file__).resolve().parent / "mbedtls" / "user_config.h"
+COPY_CHECK = USER_CONFIG.parent / "copy_check.c"
 
 SUITES = [f"test_suite_gcm.aes{b}_{d}" for b in (128, 192, 256) for d in ("en", "de")] + [
     "test_suite_gcm.misc", "test_suite_gcm.camellia", "test_suite_cipher.gcm", "test_suite_psa_crypto"]
@@ -164,6 +165,18 @@ def prove_adapter(src: Path, alt: Path, place: Place) -> list[str]:
     return problems
 
 
+def copy_check(src: Path, alt: Path, place: Place) -> list[str]:
+    """emu/checks/mbedtls/copy_check.c: a byte-copied context goes on, for each key size served."""
+    bits = ",".join(re.findall(r"case (\d+)u: rc = \w+_init\(", (alt / "gcm_alt.c").read_text()))
+    exe = alt / "kernels" / "copy_check"
+    exe.parent.mkdir(exist_ok=True)
+    run(["sh", "-c", f"{place.cc} {cflags(alt)} -DSG_KEYBITS={bits} -Iinclude {COPY_CHECK} library/libmbedcrypto.a "
+         f"{place.ldflags} -o {exe}"], src)
+    r = subprocess.run([*place.runner, str(exe)], capture_output=True, text=True)
+    print(f"adapter, byte-copied context (emu/checks/mbedtls/copy_check.c): {r.stdout.strip().splitlines()[-1]}")
+    return [] if r.returncode == 0 else [f"copy_check: {r.stdout.strip()}"]
+
+
 def depends(src: Path, suite: str) -> dict[str, str]:
     """case description -> its depends_on line in the suite's .data file."""
     deps = {}
@@ -210,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     problems = prove_adapter(src, alt, place)
     if place.m_profile:
         problems += same_kernels(alt, place)
+    problems += copy_check(src, alt, place)
     total, why = Counter(), Counter()
     print(f"{'suite':34} {'passed':>7} {'failed':>7} {'skipped':>8}")
     for suite in SUITES:
