@@ -9,7 +9,8 @@ Builds Mbed TLS's libmbedcrypto (its own Makefiles, the user config emu/checks/m
 MBEDTLS_GCM_ALT) with the adapter's gcm_alt.c added to the archive, builds the GCM suites
 (test_suite_gcm.*, test_suite_cipher.gcm, test_suite_psa_crypto), runs each with an outcome file,
 and reads every case's result. Proves the adapter ran: the archive's mbedtls_gcm_* come from
-gcm_alt.o only, and every suite binary holds each drop's init. Fails on any failed case, and on
+gcm_alt.o only, and every suite binary holds each drop's init. Then the adapter's own checks
+(emu/checks/mbedtls/*_check.c: byte-copied contexts, bad input). Fails on any failed case, and on
 any skipped case about GCM whose skip has no reason below (a reason is a dependency this build
 leaves out on purpose).
 
@@ -32,7 +33,7 @@ from pathlib import Path
 from emu.machines import toolchain
 
 USER_CONFIG = Path(__file__).resolve().parent / "mbedtls" / "user_config.h"
-COPY_CHECK = USER_CONFIG.parent / "copy_check.c"
+C_CHECKS = (USER_CONFIG.parent / "copy_check.c", USER_CONFIG.parent / "bad_input_check.c")
 
 SUITES = [f"test_suite_gcm.aes{b}_{d}" for b in (128, 192, 256) for d in ("en", "de")] + [
     "test_suite_gcm.misc", "test_suite_gcm.camellia", "test_suite_cipher.gcm", "test_suite_psa_crypto"]
@@ -165,16 +166,21 @@ def prove_adapter(src: Path, alt: Path, place: Place) -> list[str]:
     return problems
 
 
-def copy_check(src: Path, alt: Path, place: Place) -> list[str]:
-    """emu/checks/mbedtls/copy_check.c: a byte-copied context goes on, for each key size served."""
+def c_checks(src: Path, alt: Path, place: Place) -> list[str]:
+    """The adapter's own checks beside the suites (emu/checks/mbedtls/*_check.c): a byte-copied
+    context goes on, for each key size served; bad input gets Mbed TLS's codes, nothing half-written."""
     bits = ",".join(re.findall(r"case (\d+)u: rc = \w+_init\(", (alt / "gcm_alt.c").read_text()))
-    exe = alt / "kernels" / "copy_check"
-    exe.parent.mkdir(exist_ok=True)
-    run(["sh", "-c", f"{place.cc} {cflags(alt)} -DSG_KEYBITS={bits} -Iinclude {COPY_CHECK} library/libmbedcrypto.a "
-         f"{place.ldflags} -o {exe}"], src)
-    r = subprocess.run([*place.runner, str(exe)], capture_output=True, text=True)
-    print(f"adapter, byte-copied context (emu/checks/mbedtls/copy_check.c): {r.stdout.strip().splitlines()[-1]}")
-    return [] if r.returncode == 0 else [f"copy_check: {r.stdout.strip()}"]
+    problems = []
+    for check in C_CHECKS:
+        exe = alt / "kernels" / check.stem
+        exe.parent.mkdir(exist_ok=True)
+        run(["sh", "-c", f"{place.cc} {cflags(alt)} -DSG_KEYBITS={bits} -Iinclude {check} library/libmbedcrypto.a "
+             f"{place.ldflags} -o {exe}"], src)
+        r = subprocess.run([*place.runner, str(exe)], capture_output=True, text=True)
+        print(f"adapter, {check.name}: {(r.stdout.strip().splitlines() or ['no output'])[-1]}")
+        if r.returncode:
+            problems.append(f"{check.name}: {r.stdout.strip()}")
+    return problems
 
 
 def depends(src: Path, suite: str) -> dict[str, str]:
@@ -223,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     problems = prove_adapter(src, alt, place)
     if place.m_profile:
         problems += same_kernels(alt, place)
-    problems += copy_check(src, alt, place)
+    problems += c_checks(src, alt, place)
     total, why = Counter(), Counter()
     print(f"{'suite':34} {'passed':>7} {'failed':>7} {'skipped':>8}")
     for suite in SUITES:
