@@ -1,4 +1,5 @@
 # slicegen: `make` builds the default drops into out/; `make test` runs the whole suite;
+# `make` also regenerates the tables of README.md and docs/ (python -m gen.report);
 # `make vendor-check` builds every drop under every flag set of emu/vendoring/flagsets.py (test_vendoring).
 # `make mbedtls-check` runs Mbed TLS 3.6's own GCM, cipher-GCM and PSA suites over the generated
 # MBEDTLS_GCM_ALT adapter on the host and on the Cortex-M4 code, and compares cycles (docs/mbedtls.md);
@@ -16,7 +17,7 @@ JOBS   ?= 2
 
 all: setup
 	$(PY) -m gen build --defaults -j $(JOBS) -o out
-	$(PY) -m gen.report --out out --readme README.md
+	$(PY) -m gen.report --out out --readme README.md --docs docs
 
 setup: $(STAMP) toolchain
 

@@ -1,33 +1,10 @@
 """A tiny straight-line IR on 32-bit virtual registers.
 
-One op is meant to become ONE machine instruction (the scheduler / register allocator / printer
-in gen/sched and gen/isa work on this form; gen/isa/base.py is the interface to an ISA).  Programs are in SSA form: every op that writes
-writes a fresh virtual register (a non-negative int, printed ``v<n>``), written exactly once and
-before any use.  There are no branches and no computed addresses: memory indices are Python
-constants, so anything printed from this IR is constant-time by construction.
-
-Op kinds (``op2`` = a flexible second operand, as Thumb-2's: ``shift(b)`` or an immediate):
-
-    eor and orr bic orn   dst = a OP op2           (bic: a & ~op2, orn: a | ~op2)
-    mov mvn               dst = op2 / ~op2
-    lsl lsr ror           dst = a SHIFT #imm       (imm in 1..31)
-    movc                  dst = imm                (any 32-bit constant; printer picks movw/movt)
-    ld                    dst = mem[index]         (word index into a named memory)
-    st                    mem[index] = a
-
-``shift`` is ``None`` or ``(type, amount)`` with type in {'lsl', 'lsr', 'ror'} and amount in
-1..31; it applies to ``b`` only.  Which immediate op2 values (``imm`` set, ``b`` None) exist is
-the ISA's business: a ``Builder`` given ``is_imm`` (e.g. ``gen.isa.thumb2.is_imm``, the Thumb-2
-modified immediates, so ``x & 0x0f0f0f0f`` is one instruction) checks each as it is emitted,
-and the ISA's lowering checks them again.
-
-Memories are declared with their size and access: 'r' (an input, only loaded; it may be the
-same buffer as an output) or 'w' (an output, only stored).  An input declared ``constant`` is
-also never written by anything while the program runs (round keys): a load from it can be
-repeated at any time instead of keeping or spilling its value, and it never has to stay
-before a store (``Program.constant``).
-
-``run(program, memories)`` interprets a program; tests use it as the model of the generated code.
+One op is meant to become ONE machine instruction.  SSA, no branches, no computed addresses
+(memory indices are Python constants), so anything printed from it is constant-time by
+construction.  Memories are 'r' or 'w', an input may be ``constant`` (reloadable at any time).
+``run(program, memories)`` interprets a program.  The op kinds and operands:
+docs/internals/scheduler.md.
 """
 from __future__ import annotations
 

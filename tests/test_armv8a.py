@@ -235,7 +235,7 @@ def test_the_checker_catches_a_secret_dependent_address_or_branch_in_a64_code(tm
 
 # -- the llvm-mca cost model -----------------------------------------------------------------------
 def test_llvm_mca_costs_the_aes_and_pmull_pipe_as_one_on_a72(tmp_path):
-    """The bound README states: AESE, AESMC and PMULL share one pipe in the A72 model, so 8 blocks
+    """The bound docs/armv8.md states: AESE, AESMC and PMULL share one pipe in the A72 model, so 8 blocks
     x (19 AES + 3 PMULL) + 2 cost at least 178 cycles (162 with the round-1 table: 17 AES); the
     stitched loop is close to it."""
     aes = [x for i in range(100) for x in (f"aese v{i % 8}.16b, v16.16b", f"aesmc v{i % 8}.16b, v{i % 8}.16b")]
@@ -381,7 +381,7 @@ def test_whole_pairs_take_one_stitched_call_one_shot_and_streamed(tmp_path):
 
 
 def test_a_second_cached_round_in_a_class_form_costs_more_than_it_saves():
-    """README's claim: FACE r2 with batched S-boxes cuts the AES-pipe instructions from 136 to 124
+    """docs/armv8.md's claim: FACE r2 with batched S-boxes cuts the AES-pipe instructions from 136 to 124
     per 8 blocks but llvm-mca costs that loop above today's on A72 and N1."""
     from gen.kernels.armv8 import face_r2_study
     now = choose.stitched_body(128, 8, "karatsuba", "early")

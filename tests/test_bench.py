@@ -1,4 +1,4 @@
-"""emu/bench/drop.py, `slicegen bench` (gen/cli/bench.py) and the README table (gen/report/tables.py).
+"""emu/bench/drop.py, `slicegen bench` (gen/cli/bench.py) and the generated tables (gen/report/tables.py).
 
 The drop is generated from the aes128gcm-portable preset and written as a drop folder without
 running the full validation (that is tests/test_drops.py's job); benchmarking it takes a few

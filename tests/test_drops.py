@@ -146,13 +146,13 @@ def check_symbols(name, result, tmp_path):
     assert undefined == [], f"the drop calls out: {undefined}"
 
 
-def test_readme_performance_table_matches_the_shipped_manifests(tmp_path):
-    from gen.report import size as report_size
-    from gen.report.tables import load_manifests, update_readme
-    copy = tmp_path / "README.md"
-    copy.write_text((ROOT / "README.md").read_text())
-    plot = ROOT / report_size.SVG_NAME            # the size-speed plot lives next to the README
-    if plot.exists():
-        (tmp_path / report_size.SVG_NAME).write_text(plot.read_text())
-    assert update_readme(copy, load_manifests(ROOT / "out")) is False, \
-        "README's generated tables are stale: run make"
+def test_readme_and_docs_tables_match_the_shipped_manifests(tmp_path):
+    """README.md's drop table, every generated docs/ page (gen/report/tables.py DOCS_PAGES) and the
+    size-speed plot beside docs/performance.md are what `python -m gen.report` writes from out/."""
+    import shutil
+    from gen.report.tables import DOCS_PAGES, load_manifests, update_pages
+    (tmp_path / "README.md").write_text((ROOT / "README.md").read_text())
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    assert set(DOCS_PAGES) <= {p.name for p in (ROOT / "docs").glob("*.md")}
+    changed = update_pages(tmp_path / "README.md", tmp_path / "docs", load_manifests(ROOT / "out"))
+    assert changed == [], f"generated tables are stale ({[str(p.relative_to(tmp_path)) for p in changed]}): run make"

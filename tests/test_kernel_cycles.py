@@ -1,5 +1,5 @@
 """The generator's own cycle figures of its asm kernels (``KernelSet.kernel_cycles``, written to
-the manifest as ``metrics.kernel_cycles`` and shown in the README's FACE kernel table) agree with
+the manifest as ``metrics.kernel_cycles`` and shown in docs/performance.md's FACE kernel table) agree with
 the emulated cycle model (emu/bench/cycles.py) running the same code on Unicorn.
 
 A loop step is measured as (cycles with n = 3 pairs - cycles with n = 1) / 2, so the call, the

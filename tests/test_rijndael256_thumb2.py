@@ -1,6 +1,6 @@
 """Rijndael-256 with both ShiftRows strategies: the IR against the reference model, the
 segmented Thumb-2 encryption (gen/kernels/rijndael256/thumb2.py) run on the Thumb-2 model, and
-the [rijndael256] shiftrows option of the configuration.  Cycle figures are manifest and README
+the [rijndael256] shiftrows option of the configuration.  Cycle figures are manifest and docs/block-ciphers.md
 figures, not asserted here."""
 import random
 

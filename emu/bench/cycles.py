@@ -1,64 +1,12 @@
 """Fast cycle model for Cortex-M4 / Cortex-M3 code running in Unicorn.
 
-How it works
-------------
-All costs come from the one timing model, ``gen/cores/timing.py`` and the core tables beside it
-(Cortex-M4 TRM DDI 0439 Table 3-1 and section 3.3.2, Cortex-M3 TRM DDI 0337 Table 18-1); this file only decides
-*when* to charge them.
-
-* One ``UC_HOOK_BLOCK`` callback over [code_start, code_end]: no Python runs per
-  instruction.  The first time a translated block (address, size) is entered it is
-  disassembled with capstone, every instruction is classified (``emu/platforms/thumb2_classify.py``)
-  and the block's static cost is computed with ``timing.sequence_cycles`` - the same function
-  the scheduler uses - including the in-block pair rules (load pipelining, address-generation
-  stall).  The result is cached by (address, size); later entries cost one dict lookup and
-  an addition.
-* Corrections at block boundaries, decided when the next block is entered:
-  - the previous block ended in a conditional PC write (Bcc, CBZ/CBNZ, a branch/POP {pc}
-    predicated by IT): it was charged as not taken (1 cycle); if the next block does not
-    start at the fall-through address, the branch was taken and P (or the full cost of the
-    conditional POP/LDR to PC, minus 1) is added.  If emulation stops right after such a
-    block, ``cycles`` resolves it from the current PC;
-  - the previous block ended without a branch (Unicorn/QEMU splits long straight-line code
-    at 512 instructions or page boundaries) and the next block is its fall-through: the pair
-    rule between its last and the next block's first instruction is applied (pipelined
-    load, or the stall of a load/store whose address the previous ALU op just wrote).
-    After a branch the refill hides both effects, so nothing is applied there.
-* Data-dependent instructions get a per-address ``UC_HOOK_CODE`` (only these addresses):
-  UMULL/SMULL/UMLAL/SMLAL on Cortex-M3 (early termination, ``cortex_m3.long_multiply_cycles``)
-  and SDIV/UDIV on both cores (``divide_cycles``).  The hook reads the operand registers
-  and adds (actual - statically charged) cycles.
-* IT blocks: Unicorn fires a code hook only for a predicated instruction whose condition
-  passes.  So a predicated non-branch instruction is charged 1 cycle statically (the cost of
-  a skipped instruction), and, when it costs more than 1 if executed, a per-address hook
-  adds the difference (plus its pair adjustment with the instruction before it) when it
-  really executes.
-* Hooks must exist before the code is translated: the constructor scans the code range for
-  candidate addresses (every halfword whose encoding starts a multiply/divide, and the
-  instructions after every IT) and installs their hooks, then calls ``uc.ctl_flush_tb()`` so
-  no stale translation skips them.  Attach the counter after the code is written to
-  memory (or call ``rescan()`` after writing new code).
-  A hook only counts at addresses that block analysis confirmed as real instructions, so a
-  candidate found by decoding data or a misaligned stream does nothing.
-
-Where it is approximate
------------------------
-* Zero wait states; no bus contention (e.g. the TRM's "LDR Rx,[PC,#imm] might add a
-  cycle"), no write-buffer stalls, no interrupts/exceptions.
-* P (pipeline refill) is fixed at 2; the real 1..3 depends on target alignment/width and
-  speculation.  Branch-target alignment is not modelled.
-* STR is charged 2 cycles as in Table 3-1 (1 when pipelined behind a load), although the
-  TRM also notes a store's data phase can overlap the next non-memory instruction.
-* A register written by a load with base write-back counts as "written by the previous
-  load" (the follower does not pipeline if its address uses it) - a conservative reading.
-* Predicated (IT) instructions: when skipped they cost 1; the pair rules of the instruction
-  *after* a predicated one are computed as if the predicated one had executed.
-* M3 long multiplies and both cores' divides use documented model assumptions (see the
-  timing module); the exact microarchitectural rules are not published.
-* An instruction hook found missing at run time (a data-dependent instruction not seen by
-  the pre-scan) is recorded in ``missed_hooks``; its static cost (minimum) is used.
-
-All counts are Python ints and deterministic (no wall-clock, no randomness).
+All costs come from the one timing model, ``gen/cores/timing.py`` and its core tables (Cortex-M4
+TRM DDI 0439 Table 3-1 and section 3.3.2, Cortex-M3 TRM DDI 0337 Table 18-1); this file only
+decides *when* to charge them: one ``UC_HOOK_BLOCK`` callback with per-block static costs cached,
+corrections at block boundaries (taken branches, split straight-line code), per-address hooks
+only for data-dependent and predicated instructions, installed before translation
+(``ctl_flush_tb``).  Deterministic.  How it works and where it is approximate:
+docs/internals/cycle-model.md.
 """
 
 from __future__ import annotations

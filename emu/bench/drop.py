@@ -1,56 +1,10 @@
 """Benchmarks of a drop in the emulator, with the cycle model of emu/bench/cycles.py.
 
-`bench_drop` links the drop with the batch driver (emu/machines/driver.c, for its static context and to
-get every API function into the image), then calls the API functions *directly* (AAPCS, buffers
-from `Machine.alloc`) and counts modelled cycles of exactly that call: the counter is reset
-right before it and read right after it returns.
-
-What is measured (SPEC §4 `metrics`):
-
-* ``key_setup_cycles``      ``PREFIX_init`` with a fixed key of the drop's length; of which
-                            ``key_schedule_cycles`` (the AES key schedule alone) and
-                            ``ghash_init_cycles`` (H-derived values and tables alone);
-* ``ecb_cycles_per_block``  ``PREFIX_ecb_encrypt`` on 2 blocks and on 64 blocks, per block,
-                            as ``{"2": …, "64": …}`` (the kernel encrypts two blocks at once);
-* ``ghash_cycles_per_byte`` ``PREFIX_ghash`` over 4096 bytes (256 blocks);
-* ``cycles``                ``PREFIX_encrypt`` with a 96-bit IV, no AAD, a 16-byte tag, for each
-                            message size; ``cycles_per_byte`` the same divided by the size;
-* ``gctr_cycles``           the keystream (GCTR) part of those same calls, per size, and
-                            ``gctr_cycles_per_byte`` divided by the size. The cycle model charges
-                            every translated block to the function (ELF symbol) it starts in
-                            (``CycleCounter.attribute``); GCTR is the whole encrypt minus the
-                            cycles spent inside the GHASH functions ``PREFIX_ghash_blocks``,
-                            ``PREFIX_ghash_feed``, ``PREFIX_ghash_pad`` and the tag finalisation
-                            ``PREFIX_final_tag`` (length block, E(J0) XOR) — ``GHASH_FUNCTIONS``;
-                            the FACE cache's lean one-shot path has its own two of the same jobs,
-                            ``PREFIX_face_lean_ghash`` (AAD or ciphertext, the last block padded)
-                            and ``PREFIX_face_lean_tag`` (both, the length block, E(J0) XOR), and
-                            they count the same way.
-                            So it holds: counter blocks, the block cipher (plain or FACE: per-message
-                            set-up and table fills included), the XOR into the output, and the
-                            glue's bookkeeping (argument checks, start, update's loop, wiping the
-                            stream). Exclusive attribution: a callee's cycles are its own, so the
-                            call instructions into GHASH stay in GCTR (a few cycles per 512 bytes).
-                            A GHASH helper the compiler inlines into a non-GHASH function would
-                            count as GCTR; the benchmark raises if ``PREFIX_ghash_blocks`` ran
-                            for no cycles at all;
-* ``decrypt_cycles``        ``PREFIX_decrypt`` of those same ciphertexts and tags (the tag verifies,
-                            the plaintext is checked) for the sizes of ``DECRYPT_SIZES``, and
-                            ``decrypt_cycles_per_byte``: decrypt authenticates first, then runs counter
-                            mode, so it can differ from encrypt;
-* ``text_bytes`` / ``rodata_bytes``  the drop compiled alone (``toolchain.drop_sizes``);
-* ``ctx_bytes``             ``sizeof(PREFIX_ctx)``, read from the size of the driver's static context;
-* ``stack_bytes``           the deepest stack of all benchmarked calls (stack painting, Machine.call);
-* ``table_bytes`` / ``cache_bytes``  RAM for GHASH tables / FACE caches: ``cache_bytes`` is the
-                            FACE part of ``PREFIX_stream`` (r2 table, per-run constants, state
-                            words) plus the r1 table in ``PREFIX_ctx``, as the generator laid them
-                            out (gen/kernels/face/aes_face.cache_bytes), 0 without FACE.
-
-Every input is fixed and the model has no randomness, so the figures are identical from run
-to run (the build writes them into the manifest, and a regenerated drop must not change a
-byte). Ratios are rounded to two decimals for the same reason. For ``portable`` drops the C is
-compiled with arm-none-eabi-gcc for a Cortex-M4 and measured there. The figures of C code depend on
-the compiler and its flags: ``compiler`` names both exactly (``toolchain.compiler_description``).
+`bench_drop` links the drop with the batch driver (emu/machines/driver.c), calls the API functions
+directly (AAPCS, buffers from `Machine.alloc`) and counts the modelled cycles of exactly that call.
+It fills SPEC §4 `metrics` (key set-up, ECB, GHASH, encrypt and its GCTR part by exclusive
+attribution to ELF symbols, decrypt, sizes, stack, caches).  Every input is fixed, so the figures
+are identical from run to run.  What each metric measures: docs/internals/benchmarks.md.
 """
 from __future__ import annotations
 

@@ -1,23 +1,10 @@
 """Benchmarks of an A-class drop: llvm-mca-19 costs the instructions a call really executed.
 
-The Cortex-M cycle model (emu/bench/cycles.py) has no counterpart for out-of-order A-class cores;
-the issue asks for the tool users trust for them, LLVM's machine-code analyser with its
-scheduling models. The honest way to cost a whole call with it (not only a kernel's loop):
-
-1. run the call in Unicorn (the drop linked with the batch driver, as for validation) and record
-   the address of every executed instruction (UC_HOOK_CODE, installed before the first run);
-2. turn that into the straight-line instruction stream it is, with each instruction's text from
-   ``llvm-objdump-19`` of the same ELF (branch and ADRP targets become a label: llvm-mca does not
-   follow branches, it costs each instruction as it comes, which is what a correctly predicted
-   branch costs);
-3. give the stream to ``llvm-mca-19 -mtriple=aarch64 -mcpu=CORE -iterations=1``: its "Total
-   Cycles" is the figure for the call.
-
-What this leaves out (README, A-class section): branch mispredictions and the front end (fetch,
-decode bandwidth beyond the model's dispatch width, I-cache), cache misses and TLB (every load
-hits L1), store-to-load forwarding stalls, memory-carried dependencies, and AESE/AESMC fusion
-(none of the models fuses them). The cores are Cortex-A72, Neoverse N1, Neoverse V1 and Cortex-A55
-(in order). Figures are deterministic: the stream and llvm-mca are.
+The call runs in Unicorn recording every executed address; the trace becomes a straight-line
+stream with each instruction's text from ``llvm-objdump-19``, and ``llvm-mca-19 -mtriple=aarch64
+-mcpu=CORE -iterations=1``'s "Total Cycles" is the figure.  No mispredictions, front end, cache
+misses or AESE/AESMC fusion (none of the models fuses them); deterministic.  Steps and caveats:
+docs/internals/benchmarks.md.
 """
 from __future__ import annotations
 

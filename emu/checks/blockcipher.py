@@ -147,7 +147,7 @@ def check(case: Case, result: tuple) -> str | None:
 
 
 def run_groups(runner, groups: dict, report, place: str, progress=lambda _m: None) -> None:
-    """Run each group of ``cases`` on ``runner``; count passes into ``report`` (emu/validate.Report:
+    """Run each group of ``cases`` on ``runner``; count passes into ``report`` (emu/checks/validate.Report:
     known answers, random cases) and list failures there, prefixed with ``place``."""
     for label, group in groups.items():
         progress(f"  {place}: {label} ({len(group)} cases)")
@@ -164,7 +164,7 @@ def run_groups(runner, groups: dict, report, place: str, progress=lambda _m: Non
 def validate(header: Path, prefix: str, target: str, spec, mode: str, seed: int, workdir: Path,
              fw: toolchain.Firmware | None = None, report=None, progress=lambda _m: None):
     """Run every case on the emulated core (and the host for `portable`) into `report`
-    (emu/validate.Report); raise emu.checks.validate.ValidationError listing failures."""
+    (emu/checks/validate.Report); raise emu.checks.validate.ValidationError listing failures."""
     from emu.checks.validate import Report, ValidationError
     report = report or Report()
     fw = fw or firmware(header, prefix, target, spec, mode, workdir)

@@ -26,7 +26,7 @@ def batches(cases: list, codec=vectors):
 
 class EmuRunner:
     """The batch driver in Unicorn; one emu_start per batch. ``codec`` packs cases and unpacks
-    results for the driver (emu/checks/vectors.py for GCM, emu/blockcipher.Codec for block ciphers)."""
+    results for the driver (emu/checks/vectors.py for GCM, emu/checks/blockcipher.Codec for block ciphers)."""
 
     def __init__(self, firmware: Firmware, codec=vectors):
         self.codec = codec

@@ -1,38 +1,11 @@
 """Constant-time check by trace equivalence in emulation.
 
-WHAT IS PROVED.  For each checked call, the code is run in Unicorn several times with the same
-public inputs (buffer addresses, lengths, the IV, the tag length, for decrypt the public verdict
-"tag right / tag wrong") and different secrets (key, plaintext, AAD contents, ciphertext, tag
-values and, for a wrong tag, the position of the wrong byte).  Per run we record
-
-  * the address of every executed instruction (UC_HOOK_CODE).  Unicorn does not fire the code
-    hook for an instruction of an IT block whose condition fails, so this sequence also records
-    which predicated instructions executed (checked by tests/test_ct.py);
-  * the address and size (never the value) of every data read and write (UC_HOOK_MEM_READ/WRITE);
-  * the operand timing class of every instruction whose cycle count depends on its operands:
-    SDIV/UDIV on both cores (``divide_cycles``) and, on Cortex-M3, UMULL/SMULL/UMLAL/SMLAL
-    (``gen/cores/cortex_m3.long_multiply_cycles``), read from the operand registers before the
-    instruction runs.
-
-If all runs give the same trace the result is ``verified``: over the sampled secrets, the
-instruction path, every data address and the timing class of every data-dependent instruction
-are independent of the secrets, so on a core with fixed-latency memory the execution time and
-the memory access pattern are too.  Otherwise the first divergence is reported: instruction
-address, disassembly, the function symbol that contains it, what differed.
-
-WHAT IS NOT PROVED.  It samples secrets (random ones plus all-0x00 / all-0xFF): a dependence that
-only shows for rare secret values can be missed.  It does not model caches, flash wait states or
-prefetch buffers: Cortex-M3/M4 have no data cache and the emulated memory map has no wait states
-(a part with a flash accelerator can add address-dependent timing to constant addresses only,
-which we do not model).  The multiply/divide timing classes are our model of the TRMs (see
-gen/cores/timing.py).  It trusts Unicorn's ISA semantics and its instruction/memory hooks; the
-hooks are added before any code is translated and the translation cache is flushed anyway (a
-hook added later would silently miss cached blocks), and a self-test compares the trace length
-with an independently counted instruction count.
-
-Traces are hashed incrementally (blake2b over chunks of events), so memory stays small; when two
-runs differ, the first differing chunk is recorded again in full from both runs (the runs are
-deterministic) to locate the first differing event.
+Each checked call runs several times with the same public inputs and different secrets; a run's
+trace is every executed instruction address, the address and size of every data access, and the
+operand timing class of every data-dependent instruction (SDIV/UDIV; M3 long multiplies).  Equal
+traces give ``verified``, else the first divergence is reported.  It samples secrets and trusts
+Unicorn's semantics and hooks (added before translation, flushed anyway); traces are hashed with
+blake2b in chunks.  What is proved and what is not: docs/internals/ct-checker.md.
 """
 from __future__ import annotations
 

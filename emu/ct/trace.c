@@ -1,20 +1,12 @@
 /* The constant-time checker's trace recorder (emu/ct/checker.py), as Unicorn hooks written in C.
  *
- * THE TRICK.  Recording a trace is one event per executed instruction and per data access. As
- * Python hooks, each event is a ctypes call back into the interpreter (about a microsecond); a
- * FACE drop's cache sequence is tens of millions of events. Here Unicorn calls C directly: the
- * code hook appends `address << 8`, the memory hook `address << 8 | (size & 31) << 3 | kind`,
- * exactly the encoding of emu/ct/checker.py, into a buffer, and Python is called back only
- *   - once per buffered chunk (`flush`: Python hashes the chunk, as before),
- *   - once per new instruction address (`classify`: is its timing data-dependent? the answer
- *     is cached in a table over the code area, so each address is asked once per tracer),
- *   - for every execution of a data-dependent instruction (`timing`: Python reads the operand
- *     registers and returns the timing-class event, which is appended after the instruction).
- * So the trace, its chunking (a flush when the buffer holds `chunk` events after an instruction
- * event) and its hashes are the Python recorder's, event for event; only the cost changed.
- *
- * The signatures are Unicorn's uc_cb_hookcode_t and uc_cb_hookmem_t (unicorn/unicorn.h);
- * `user` is the sg_tracer. Nothing here depends on the architecture.
+ * THE TRICK.  Unicorn calls C directly for every instruction and data access (as Python hooks each
+ * event is a ctypes call, and a FACE drop's cache sequence is tens of millions of events); events
+ * go into a buffer in exactly emu/ct/checker.py's encoding, and Python is called back only per
+ * chunk (`flush`), per new instruction address (`classify`) and per execution of a data-dependent
+ * instruction (`timing`): the same trace, chunks and hashes as the Python recorder, cheaper.
+ * Signatures: Unicorn's uc_cb_hookcode_t and uc_cb_hookmem_t (unicorn/unicorn.h).  The details:
+ * docs/internals/ct-checker.md.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 """The compilers and flag sets firmware trees build with, as data: what a drop is compiled and
-linked with outside the build's own flags (emu/toolchain.build_cflags), by emu/vendoring/matrix.py for
+linked with outside the build's own flags (emu/machines/toolchain.build_cflags), by emu/vendoring/matrix.py for
 tests/test_vendoring.py and `make vendor-check`.
 
 A flag set is a compiler (gcc: arm-none-eabi-gcc, aarch64-linux-gnu-gcc for the ARMv8-A cores,

@@ -1,40 +1,10 @@
 """Fixsliced AES linear layers as data, the packed layout, and SymPy proofs over GF(2).
 
-Layout (two blocks, 256 state bits)
------------------------------------
-Natural form: 8 little-endian words ``W[4k + c]`` = column c of block k; byte r of the column
-(state row r) sits in bits 8r..8r+7.
-
-Packed form: 8 bit-plane words ``Q[b]`` (b = bit of the byte, 0 = LSB).  State byte (row r,
-column c, block k) contributes its bit b at bit position ``8r + 2c + k`` of ``Q[b]``: a byte of
-the word is a row, and inside it two bits per column, one per block.
-
-Packing is a 3-bit transpose done with SWAPMOVE: order the input words as ``X[k + 2c] = W[4k+c]``
-and swap position bit 0 <-> word-index bit 0 (mask 0x55555555, shift 1), bit 1 <-> bit 1
-(0x33333333, 2) and bit 2 <-> bit 2 (0x0f0f0f0f, 4).  Every step is an involution and the steps
-commute, so unpacking runs the same steps.
-
-    SWAPMOVE(lo, hi, m, n):  t = (hi ^ (lo >> n)) & m;  hi ^= t;  lo ^= t << n
-
-Fixsliced MixColumns (Adomnicai & Peyrin, "Fixslicing AES-like ciphers", TCHES 2021/1)
---------------------------------------------------------------------------------------
-ShiftRows is never applied.  After round j the kernel keeps ``T_j = SR^-a_j(S_j)`` for an
-alignment a_j (ffs: a_j = j mod 4).  With SR(S)[r][c] = S[r][c + r], a round from alignment a to
-b has linear layer SR^-b . MC . SR^(a+1) = M_b . SR^(a+1-b), where
-
-    M_j = SR^-j . MC . SR^j,   M_j(T)[r][c] = 2 T[r][c] + 3 T[r+1][c+j] + T[r+2][c+2j] + T[r+3][c+3j].
-
-ffs takes b = a + 1 always (no explicit ShiftRows; four variants cycling with the round).
-
-In the packed form "row +dr, column +dc" is a word rotation by 8*dr combined with a rotation
-inside each byte by 2*dc bits, so with ``R1`` = (row+1, col+j), ``R2`` = (row+2, col+2j):
-
-    s_b = R1(a_b);  t_b = a_b ^ s_b;  out_b = xtime(t)_b ^ s_b ^ R2(t_b)
-
-``VARIANTS[j]`` holds (dr, in-byte rotation) of R1 and R2.  j = 0 needs word rotations only
-(R1 = ror 8, R2 = ror 16); j = 2 rotates bytes by 4 in R1 only; j = 1, 3 in both.
-Semi-fixslicing (sfs) alternates alignments 0 / 1 and spends an explicit packed SR^2 (a nibble
-swap in rows 1 and 3) every other round, so it only uses M_1 and M_0.
+Packed layout: bit b of state byte (row r, column c, block k) is bit ``8r + 2c + k`` of plane
+``Q[b]``; packing is a 3-stage SWAPMOVE transpose (its own inverse).  Fixsliced MixColumns
+(Adomnicai & Peyrin, "Fixslicing AES-like ciphers", TCHES 2021/1): ``M_j = SR^-j . MC . SR^j``,
+in the packed form word rotations plus rotations inside bytes; ``VARIANTS[j]`` holds them.
+The derivation: docs/internals/aes-kernels.md.
 """
 from __future__ import annotations
 

@@ -1,24 +1,12 @@
 """The AES S-box as straight-line Boolean circuits, kept as data: two proven circuits.
 
 ``bp115`` (``GATES``): J. Boyar and R. Peralta, "A new combinational logic minimization
-technique with applications to cryptology", SEA 2010 (LNCS 6049), the 115-gate circuit
-(32 AND, 79 XOR, 4 XNOR).
-``bpc113`` (``GATES_BPC113``): the Circuit Minimization Team's straight-line program SLP_AES_113
-(J. Boyar, R. Peralta and C. Calik, www.cs.yale.edu/homes/peralta/CircuitStuff/SLP_AES_113.txt;
-113 gates: 32 AND, 77 XOR, 4 XNOR, depth 27): the same top layer and non-linear middle, a bottom
-linear layer two XORs shorter.
-The gates are facts from those sources; the layout below is ours.  Which circuit a kernel uses
-is a choice scored by cycles (`slicegen explore --space circuit`, gen/explore/circuit.py): fewer
-gates do not always mean fewer cycles once the register allocator has to spill.
-
-Bit order: input ``x0`` is the most significant bit of the byte (bit 7) and ``x7`` the least
-significant (bit 0); likewise output ``s0`` is bit 7 and ``s7`` bit 0.
-
-NOT folding: the four XNOR gates (outputs s1, s2, s6, s7 = bits 6, 5, 1, 0) are exactly the
-affine constant 0x63 of the S-box.  Kernels compute them as plain XOR, i.e. they compute
-``S(x) ^ 0x63``; since ShiftRows and MixColumns map the all-0x63 state to itself
-(the MixColumns row 2^3^1^1 sums to 1), the constant is folded into the next round key
-(see gen/kernels/aes/keyschedule.py).  ``NOT_MASK`` records the folded constant.
+technique with applications to cryptology", SEA 2010 (LNCS 6049), 115 gates.
+``bpc113`` (``GATES_BPC113``): Boyar, Peralta and Calik's SLP_AES_113
+(www.cs.yale.edu/homes/peralta/CircuitStuff/SLP_AES_113.txt), 113 gates.
+``x0``/``s0`` are bit 7.  The four XNORs are the affine constant 0x63, computed as XOR and folded
+into the next round key (``NOT_MASK``).  Gate counts, the choice by cycles, the folding argument:
+docs/internals/aes-kernels.md.
 """
 from __future__ import annotations
 

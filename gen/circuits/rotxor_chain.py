@@ -1,18 +1,9 @@
 """How few EORs a XOR of rotations of one word can take: an exhaustive check.
 
-A chain starts from ``v0 = x`` and each op makes ``v_k = rot(v_i) ^ rot(v_j)`` (i, j < k, any
-rotations): on Thumb-2 one EOR with a rotated second operand, the first operand's rotation
-carried lazily.  A value is a set of rotation offsets (a 32-bit mask: bit a = rotl(x, a)), so a
-target like SPEEDY's MixColumns, XOR over a in {0, 1, 5, 9, 15, 21, 26} of rotl(x, a), is a
-mask of weight 7, wanted up to a rotation.
-
-``chain_exists(target, n_ops)`` searches every chain of ``n_ops`` ops with three savings, none of
-which drops a chain: values are kept up to rotation (a value is only ever used rotated); a new
-value already present is skipped; and the last two ops are not enumerated but solved for: the
-last op must give ``target = rot(w) ^ rot(b)``, so ``w`` is one of ``target ^ rot(b)``, b an
-earlier value (w with itself gives an even weight, impossible for an odd target), and it
-remains to check that ``w`` is one op away.  gen/kernels/speedy/rounds.mix_plan's 5 EORs are
-then shown minimal by ``chain_exists(T, 4) is False`` (tests/test_speedy_thumb2.py).
+A chain makes ``v_k = rot(v_i) ^ rot(v_j)`` (one EOR with a rotated operand); values are rotation
+masks.  ``chain_exists(target, n_ops)`` searches every chain, up to rotation, solving the last two
+ops; ``chain_exists(T, 4) is False`` shows gen/kernels/speedy/rounds.mix_plan's 5 EORs minimal
+(tests/test_speedy_thumb2.py).  The savings and why none drops a chain: docs/internals/speedy.md.
 """
 from __future__ import annotations
 

@@ -1,21 +1,10 @@
 """Many small S-box circuits instead of one: the candidates a cycle-scored choice picks from.
 
-gen/circuits/sbox_search.py builds one circuit greedily (fewest gates at every step).  Gate count
-is not what a kernel pays, though: a circuit whose inputs stay live to the end, or whose outputs
-come early, makes the register allocator spill, and a spill plus its reload cost more cycles on
-a Cortex-M3 than a gate.  So this module keeps a *pool*: the same greedy construction, but as a
-beam search (at each step every output's candidates within ``margin`` gates of the best are kept,
-up to ``width`` of them), from every starting output, with covers within ``slack`` literals of
-the minimum, and with one more kind of candidate that the sum-of-products search cannot make:
-
-* XOR against a signal already built: ``y = s ^ g`` with ``s`` any input, temporary or earlier
-  output, and ``g = y ^ s`` minimised and factored like any output (one EOR more).
-
-Gates are those a bitsliced Thumb-2 kernel pays one instruction for: and / or / xor and the
-free-negation forms andn (BIC) and orn (ORN); a ``not`` (MVN) only where an output ends negated.
-The pool is deterministic (sorted, no randomness); every circuit in it is checked on all inputs
-by the caller that picks from it (gen/kernels/speedy/sbox_cycles.py scores each by the cycles of
-a compiled round).
+Gate count is not what a kernel pays (spills are), so this keeps a *pool*: sbox_search.py's
+greedy construction as a beam search (``margin``, ``width``, ``slack``), plus XOR against a signal
+already built.  Gates are one Thumb-2 instruction each (and/or/xor, andn = BIC, orn = ORN).
+Deterministic; the caller checks every circuit on all inputs (gen/kernels/speedy/sbox_cycles.py).
+More: docs/internals/speedy.md.
 """
 from __future__ import annotations
 

@@ -1,19 +1,9 @@
 """A small, honest search for a bitsliced S-box circuit: two-level minimisation, then factoring
 and sharing, costed in the ops a bitsliced kernel pays (and / or / andn / orn, one each).
 
-1. For every output bit, the prime implicants of its on-set (Quine-McCluskey) and every cover
-   whose literal count is within ``slack`` of the minimum (exhaustive over small subsets).
-2. Each cover (a sum of products) is factored algebraically: a literal shared by several
-   products is pulled out, ``l & (rest) | others``, recursively; every choice of literal is tried.
-3. Expressions are emitted with structural hashing across all outputs, so a product or a
-   factored sub-sum built for one output is reused by the others.  Negations stay lazy: ``~a & b``
-   is one ``andn``, ``a | ~b`` one ``orn``, ``~a & ~b`` becomes ``~(a | b)`` and stays negated
-   until an op can absorb it; only an output that ends negated pays a ``not``.
-4. Outputs are emitted in the order (and with the covers / factorings) that give the fewest
-   gates, found greedily over every starting output.
-
-The search only uses the table; its result is kept as data in a circuits module and checked
-there on every input.  Deterministic: same table, same gate list.
+Quine-McCluskey covers within ``slack`` of the minimum, algebraic factoring, structural hashing
+across outputs with lazy negations, outputs ordered greedily.  Deterministic; the result is kept
+as data and checked there on every input.  Steps: docs/internals/speedy.md.
 """
 from __future__ import annotations
 

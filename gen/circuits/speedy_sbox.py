@@ -1,27 +1,12 @@
 """The SPEEDY 6-bit S-box as a straight-line circuit, kept as data.
 
-Chosen by modelled cycles (gen/kernels/speedy/sbox_cycles.py) from a pool of circuits that
-gen/circuits/sbox_pool.py builds from the S-box table of Leander et al., "The SPEEDY Family of
-Block Ciphers", TCHES 2021/4: Quine-McCluskey covers of every output bit, algebraic factoring,
-structural sharing across outputs, lazy negations absorbed by ANDN (BIC) / ORN, XOR against
-signals already built, greedily with a beam.  Each circuit is put into a whole round, compiled
-for the Cortex-M3 by the generator's scheduler and register allocator, and scored by the
-round's modelled cycles, spills included (compiled as the kernel is: the cheapest of the
-'sink' and 'pressure' list schedulers); this one is the first of 32 at 190 cycles per round, no
-spill.  The pool's 256 circuits (47 to 53 gates) cost 190 to 209 cycles per round (0 to 5
-spills), its 88 circuits of 47 gates 190 to 197: the order in which a circuit finishes its
-outputs decides how many registers it holds, and that shows in the score as much as gates.
-
-47 gates (13 and, 13 andn, 18 or, 3 orn), no NOT and no XOR: the coordinates of SPEEDY's S-box
-are two-level NAND-NAND functions by design (the designers' low-latency criterion): each has a
-minimal sum of 4 products of 2 or 3 literals, 10 or 11 gates, 63 for the six; factoring and
-sharing across outputs bring that to 47.  XOR decompositions were tried by the search and none
-is shorter.  Every gate is one 32-bit Thumb-2 op in a column-sliced kernel.
+From the S-box table of Leander et al., "The SPEEDY Family of Block Ciphers", TCHES 2021/4;
+chosen by modelled cycles of a whole compiled round (gen/kernels/speedy/sbox_cycles.py) from
+gen/circuits/sbox_pool.py's pool.  47 gates (13 and, 13 andn, 18 or, 3 orn), no NOT, no XOR.
 
     .venv/bin/python -m gen.kernels.speedy.sbox_cycles     # rebuilds the pool, prints GATES
 
-Bit order: ``x0`` is the most significant bit of the 6-bit input (state column 0), ``y0`` the
-most significant bit of the output.
+Bit order: ``x0``/``y0`` are the most significant bits.  The scores: docs/internals/speedy.md.
 """
 from __future__ import annotations
 

@@ -1,30 +1,11 @@
 """The timing rules of the in-order Cortex-M3/M4 pipeline, reading a core's table by name.
 
-A few small rule functions over abstract instruction classes, shared by two clients:
-
-* the scheduler in ``gen`` (``issue_cycles(cls, core)``, ``pair_adjust(prev, cur)``,
-  ``sequence_cycles(infos, core)``);
-* the emulator cycle model in ``emu/bench/cycles.py``, which maps capstone instructions onto the
-  same classes (``emu/platforms/thumb2_classify.py``) and costs basic blocks with ``sequence_cycles``.
-
-The per-core tables (issue cycles per class, the data-dependent classes) are plain modules in
-``gen/cores/`` (``cortex_m4.py``, ``cortex_m3.py``); ``core`` arguments name one of them.
-Which class a Thumb-2 mnemonic belongs to is the ISA's business (``gen/isa/thumb2_classes.py``).
-
-Rules encoded here (Cortex-M4 TRM DDI 0439 section 3.3.2; the M3 TRM DDI 0337 states the same):
-
-* A single load or store that directly follows a single load costs 1 less ("pipelined"),
-  unless its address uses a register the previous load wrote.  Chains pipeline: LDR;LDR = 3,
-  LDR;LDR;LDR = 4, LDR;STR = 3.  Nothing pipelines after a store, LDRD/STRD/LDM/STM neither
-  pipeline with neighbours.
-* LDM/STM/PUSH/POP cost their table entry plus N (registers in the list); loading PC adds P.
-* A load or store whose address register (base or index) was written by the directly
-  preceding data-processing instruction stalls 1 cycle (no forwarding path to the AGU).
-* Branches: B/BL/BX/BLX (taken) 1+P; conditional branch / CBZ / CBNZ not taken 1;
-  TBB/TBH 2+P; LDR PC 2+P; MOV/ADD to PC 1+P.  P (pipeline refill) is 1..3 in the TRMs
-  depending on target alignment/width and speculation; we fix P = 2.
-* SDIV/UDIV 2..12 on both cores (``divide_cycles``); the M3's long multiplies terminate early
-  (``gen/cores/cortex_m3.long_multiply_cycles``).
+Small rule functions over abstract instruction classes (``issue_cycles``, ``pair_adjust``,
+``sequence_cycles``), shared by the scheduler and the emulator's cycle model
+(``emu/bench/cycles.py``); the per-core tables are ``gen/cores/cortex_m4.py`` and
+``cortex_m3.py``.  Rules from the Cortex-M4 TRM DDI 0439 section 3.3.2 (the M3 TRM DDI 0337
+states the same): load pipelining, LDM/STM + N, the address-generation stall, branches with
+P fixed at 2, SDIV/UDIV 2..12.  The rules in full: docs/internals/cycle-model.md.
 """
 
 from __future__ import annotations

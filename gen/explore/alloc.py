@@ -6,7 +6,7 @@ the next use of a value that looks recomputable counts).
 
 A candidate is one policy of the grid ``POLICIES`` (the first is the kernel's own,
 aes_thumb2.ALLOC_POLICY with regalloc's defaults for the rest, the baseline, which wins ties); each is scored on the whole kernel by the cycle model and run in
-Unicorn against the IR (gen/explore_orders.runs_like_the_ir) before it can win, and the winner is
+Unicorn against the IR (gen/explore/orders.runs_like_the_ir) before it can win, and the winner is
 built through the whole pipeline. The grid is small (an exhaustive search), so ``--budget`` caps
 how many of its policies are tried, in order.
 """

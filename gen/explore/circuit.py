@@ -1,22 +1,10 @@
 """`slicegen explore --space circuit`: which proven S-box circuit the Thumb-2 AES encrypt2 kernel
 evaluates (gen/circuits/aes_sbox.CIRCUITS: Boyar-Peralta's 115 gates, Boyar-Peralta-Calik's 113).
 
-Fewer gates are not fewer cycles by themselves: the kernel is spill-bound, and each circuit's
-S-box segment has its own evaluation order (the orders file's 'ark+sbox' for the reference
-circuit, 'ark+sbox@NAME' for another; before that one is stored, the reference order with the
-circuit's own bottom gates in its slots, gen/kernels/aes/thumb2.transplant; `--space orders
---kind=ark+sbox@NAME` anneals it). A candidate is one circuit, with its stored
-order, scored on the whole kernel by the cycle model and run in Unicorn against its own IR
-(gen/explore_orders.runs_like_the_ir) before it can win; the stored choice (``CIRCUIT`` in
-gen/kernels/aes/thumb2_orders.py) is the baseline and wins ties. The winner is built through the
-whole pipeline; ``--write-orders`` records it as ``CIRCUIT``, unless another kernel that reads the
-choice (every AES encrypt2: ffs and sfs, each key size, each core, plain and XOR-fused; the FACE
-encrypt2 and cached encrypt2, whose rounds are the plain kernel's) would be slower. The grid is
-every circuit, so ``--budget`` caps how many are tried after the baseline.
-
-The looped size kernel, the FACE fill and s planes and Rijndael-256 keep the reference circuit
-(their stored orders are its ops); this space refuses the size and FACE configurations (a FACE
-drop's figure is its FACE kernels': choose on the speed configuration, the FACE rounds follow).
+Fewer gates are not fewer cycles (the kernel is spill-bound): each circuit, with its own stored
+order, is scored on the whole kernel and run in Unicorn against its IR; the stored ``CIRCUIT`` is
+the baseline and wins ties, and ``--write-orders`` records a winner only if no kernel reading the
+choice gets slower.  Refuses the size and FACE configurations.  More: docs/internals/explorer.md.
 """
 from __future__ import annotations
 

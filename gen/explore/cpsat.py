@@ -1,27 +1,10 @@
 """`slicegen explore --space cpsat`: an exact answer for one segment, by OR-Tools CP-SAT.
 
-The question CP-SAT answers: over *all* topological orders of a segment's ops (the same segments
-whose orders are stored, gen/explore/orders.py), what is the least number of values that must be
-live at once (MAXLIVE)? On straight-line code the live ranges of one order form an interval graph,
-so registers can be given without a single spill iff MAXLIVE <= the registers there are (a
-furthest-next-use allocator, ours, then never evicts). So:
-
-* MAXLIVE* <= registers: CP-SAT returns a spill-free order: scheduling and register allocation of
-  that segment solved exactly (its cycles are its instructions' cost, nothing else);
-* MAXLIVE* > registers: no order of that segment alone avoids spilling - a proof that the spill
-  code the heuristics leave there is not their fault but the segment's.
-
-The model: a position per op (all different, every dependence forward); a value's live range is
-an interval [its op's position, its last reader's position) - the last reader may take the same
-register for its result, as the allocator allows - or to the end for the segment's results; the
-8 inputs live from the start; the ``rk`` pointer lives until the last round-key load; a
-cumulative constraint with capacity MAXLIVE over these intervals; minimise MAXLIVE. This is the
-model SLOTHY (Abdulrahman et al., TCHES 2022/1) builds with CP-SAT for scheduling and allocation
-together; ours leaves out timing (the cycle model prices the order afterwards) and in exchange
-covers segments that must spill, which SLOTHY's Cortex-M4 model does not.
-
-The order found is a candidate like an annealing chain's: scored on the whole kernel, run in
-Unicorn, and it wins only if it is faster.
+CP-SAT finds the least MAXLIVE over all topological orders of a segment; if it fits the
+registers the order is spill-free (scheduling and allocation solved exactly), otherwise it proves
+the segment must spill.  The model is SLOTHY's (Abdulrahman et al., TCHES 2022/1) without timing.
+The order found is a candidate like any other: it wins only if faster.  The model in full:
+docs/internals/explorer.md.
 """
 from __future__ import annotations
 

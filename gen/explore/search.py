@@ -1,24 +1,10 @@
 """`slicegen explore`: search instruction schedules, keep the fastest valid one.
 
-This module is the seed space (the default) and what every space shares: `run` scores a list of
-candidates where gen/explore/pool.py says (in this process, a local pool of `--jobs` processes,
-or a Dask cluster given by `--scheduler`) and keeps the JSON-lines results log. The other spaces
-are gen/explore/orders.py (segment evaluation orders: annealing chains, CP-SAT), and
-gen/explore/alloc.py (the allocator's eviction knobs); gen/explore/view.py draws the progress bar
-and the plot.
-
-Seeds: the list scheduler and register allocator break ties with a seed (`[schedule] seed`).
-Exploring scores the configuration's own seed (the baseline) and `budget` consecutive seeds from
-`--seed` with the project's timing table (the same one the cycle model uses), each scheduled
-kernel by its own figure (`objective`), then builds the winner through the whole pipeline —
-compile, every NIST vector, differential cases, constant-time check — so the drop it writes is as
-valid as any other. The winner has the fewest modelled cycles; a tie goes to the baseline, then
-to the earlier seed, so explore never writes a drop slower than the one it started from.
-
-Every candidate is one JSON line of the results log, in candidate order: the same seed and
-budget give the same lines whatever `--jobs` or `--scheduler` is, except the fields in `VOLATILE`
-(which process scored it, how long it took). `--resume` keeps the lines already there and scores
-only the rest.
+This module is the seed space (the default) and what every space shares: `run` scores candidates
+where gen/explore/pool.py says and keeps the JSON-lines results log; the winner (ties: the
+baseline, then the earlier seed) is built through the whole pipeline, so explore never writes a
+drop slower than the one it started from.  Results are the same whatever `--jobs`/`--scheduler`
+(but ``VOLATILE``); `--resume` scores only the rest.  More: docs/internals/explorer.md.
 """
 from __future__ import annotations
 

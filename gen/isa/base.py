@@ -2,24 +2,10 @@
 pairing passes and the function builder may know of an instruction set.
 
 As SLOTHY separates ``arch_v7m`` (the ISA) from ``cortex_m4`` (a core's tables), an ISA here is
-one ``Isa`` value (``gen/isa/thumb2.py``: ``THUMB2``) and the cores' timing tables live in
-``gen/cores/``.  The passes in ``gen/sched/`` and ``gen/kernels/thumb2_function.py`` take an
-``isa`` argument (default ``THUMB2``) and use only what is declared here; a new ISA is a new
-file that builds one ``Isa``.
-
-Instructions.  The passes handle the ISA's instruction objects through ``Instruction``: a
-frozen dataclass (the passes rename registers with ``dataclasses.replace``) whose register
-operands are strings in the fields below, plus the methods ``reads``, ``writes``, ``timing`` and
-``text``.  A memory operand is ``base`` + a constant byte ``offset``; a stack word may be left
-symbolic (``base == isa.sp``, ``slot`` set, ``offset`` None) until the frame is laid out
-(``isa.resolve``).  What an instruction does to memory is ``isa.access(insn)``, one of
-``ACCESS``:
-
-    'none'        no memory side: a load or store may move across it
-    'load'        one word loaded into ``dst`` from [base, #offset]
-    'store'       one word stored from ``srcs[0]`` to [base, #offset]
-    'store_pair'  two words stored from ``srcs[0]``, ``srcs[1]`` to two adjacent words
-    'barrier'     anything else (stack pushes and pops, branches): nothing moves across it
+one ``Isa`` value (``gen/isa/thumb2.py``: ``THUMB2``) and timing tables live in ``gen/cores/``;
+a new ISA is a new file that builds one ``Isa``.  Instructions are frozen dataclasses with
+``reads``/``writes``/``timing``/``text``; ``isa.access(insn)`` is one of ``ACCESS``.  The instruction
+contract and the access kinds: docs/internals/scheduler.md.
 """
 from __future__ import annotations
 

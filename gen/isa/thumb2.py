@@ -1,21 +1,10 @@
 """A small Thumb-2 (ARMv7-M / ARMv7E-M) instruction model.
 
-One ``Insn`` is one machine instruction: its mnemonic and operands, the registers it reads and
-writes, its timing class (``gen/isa/thumb2_classes.py``; the core tables of ``gen/cores/``
-price it, the one model shared with the emulator's cycle model), the ISA level it needs (``'m3'`` = ARMv7-M, on every core; ``'m4'`` = the DSP /
-SIMD extension of ARMv7E-M, Cortex-M4 only), and its text in unified syntax.
-
-Registers are named ``r0``..``r12``, ``sp``, ``lr``, ``pc``.  Memory operands are a base
-register plus a constant byte offset (``[rB, #off]``); a stack slot (``base == 'sp'``) may be
-left symbolic (``slot`` set, ``offset`` None) until the frame size is known (``resolve``).
-
-Lowering (``lower``): one IR op (gen/ir.py) becomes one instruction; ``ld``/``st`` become
-``ldr``/``str rX, [rBase, #4*index]``.  Printing picks the flag-setting spelling (``eors``,
-``lsls``, ...) when that allows the 16-bit encoding (``rd == rn``, low registers, no shifted
-operand): the kernels generated here never read the flags, and the timing is the same.
-
-``THUMB2`` (at the end) is this model as the ISA interface of ``gen/isa/base.py``: the
-registers the passes may use, the AAPCS frame, the constructors they need.
+One ``Insn`` is one machine instruction: operands, registers read and written, timing class
+(``gen/isa/thumb2_classes.py``), ISA level (``'m3'`` ARMv7-M, ``'m4'`` the DSP extension), text.
+``lower`` turns one IR op into one instruction; printing prefers the 16-bit flag-setting forms
+(the kernels never read the flags).  ``THUMB2`` at the end is this model as the ISA interface of
+``gen/isa/base.py``.  Registers, memory operands, lowering: docs/internals/scheduler.md.
 """
 from __future__ import annotations
 

@@ -1,23 +1,11 @@
 """Counter mode over many blocks in one call, as generated Thumb-2, for the block-cipher drops
 whose kernel is small enough to carry twice (``FAMILIES``): ``{prefix}_ctr_blocks``.
 
-    void {prefix}_ctr_blocks(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in,
-                             const uint8_t *end);
-        /* for each block of in up to end (at least one): out = in ^ E(cb), then cb's counter
-           (its last 4 bytes, big-endian) += 1 mod 2^32 */
-
-The trick: the C glue of counter mode used to run one keystream block at a time (write the
-counter, call the straight-line kernel with its frame, XOR the keystream into the message word by
-word, about 105 modelled cycles a SPEEDY-5 block on top of the kernel call).  Here the encryption's IR
-is fused with the XOR (``with_message``: each output word is ``msg ^ E(cb)`` before it is
-stored, 2 instructions a word where the store was one) and compiled like the kernel; its body
-then runs between one prologue and one epilogue, and the back edge increments the counter in
-cb itself (LDR, REV, ADD #1, REV, STR: the counter is public), steps in and out by a block and
-loops while in is below ``end``, the fifth argument (in the caller's frame).  The straight
-``encrypt_blocks`` stays for ECB and the keystream of a partial block: the rounds are there twice,
-which is why only families with a small kernel take it (SPEEDY: 3.6 to 4.7 KB more for 7 to 8 %
-of CTR; Rijndael-256's copy would be 36 KB for about 3 %).  in and out may be the same buffer:
-message word i is loaded before output word i is stored, and no other word aliases it.
+The trick: the encryption's IR fused with the message XOR, compiled like the kernel, its body
+looped between one prologue and one epilogue; the back edge increments the (public) counter in cb
+and steps in and out up to ``end``.  The rounds exist twice (``encrypt_blocks`` stays), so only
+small kernels take it.  in and out may be the same buffer.  Prototype, what it replaces and the
+size/speed figures: docs/internals/thumb2-functions.md.
 """
 from __future__ import annotations
 

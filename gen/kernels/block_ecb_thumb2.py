@@ -2,25 +2,10 @@
 drops (Rijndael-256, SPEEDY): ``{prefix}_encrypt_blocks_n``, with ``{prefix}_encrypt_blocks`` as
 its entry for one call's blocks.
 
-    void {prefix}_encrypt_blocks_n(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t n);
-        /* n >= 1 steps: out[B k ..] = E(in[B k ..]), B = the bytes one step encrypts */
-    void {prefix}_encrypt_blocks(const uint32_t *rk, uint8_t *out, const uint8_t *in);  /* n = 1 */
-
-The trick (the same as the AES speed drops' gen/kernels/aes/ecb_thumb2.py): ecb_encrypt used to
-call the straight-line kernel once per block, and every call paid its frame (a push of 11
-registers, a pop of 9 and pc, about 26 modelled cycles) and the C loop around it (about 12).
-Here the kernel's body (gen/kernels/thumb2_function.compile_function with ``count``: the same
-schedule and allocation, r3 pushed as well) runs n times between one prologue and one epilogue.
-The loop steps out and derives in, as the AES one does (thumb2_function.out_stepped): before the
-push r3 becomes the end of the output, out + B n (``end_pointer``), and r2 in - out (``entry``),
-so those are what the homes keep; one ADD after the prologue gives in back for the first step,
-and the body's store of out's word 0 is post-indexed by B, so the next out comes for free.  At
-the end of the body every other register is dead; the back edge reloads the end, in - out and,
-unless it is pinned, rk, stores out to its home, adds in - out to it for in, and loops while out
-is below the end (Rijndael-256: 4342 -> 4339 cycles a step, against stepping in and out and
-storing both with one STRD).  ``encrypt_blocks`` is ``movs r3, #1`` falling
-through, so there is one copy of the rounds.  The count is public (a length): no secret reaches
-a branch or an address; n = 0 is not allowed (it runs one step).
+The trick is the AES ECB loop's (gen/kernels/aes/ecb_thumb2.py): the kernel's body runs n times
+between one prologue and one epilogue, out steps by a post-indexed store and in is derived from
+it; ``encrypt_blocks`` is ``movs r3, #1`` falling through.  The count is public; n = 0 is not
+allowed.  The loop and its figures: docs/internals/thumb2-functions.md.
 """
 from __future__ import annotations
 

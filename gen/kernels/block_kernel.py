@@ -1,20 +1,10 @@
 """What a block-cipher kernel hands to the modes and targets: C text plus its sizes.
 
 Every family's ``portable_c(prefix, spec)`` returns a ``BlockKernel`` whose ``code`` defines
-
-    static void {prefix}_keyschedule(uint32_t *rk, const uint8_t *key);
-    static void {prefix}_encrypt_blocks(const uint32_t *rk, uint8_t *out, const uint8_t *in);
-
-``keyschedule`` writes exactly ``rk_words`` words; ``encrypt_blocks`` encrypts
-``blocks_per_call`` blocks of ``block_bytes`` (in == out allowed, no alignment needed).
-Both are printed from IR programs with the conventions below, so a Thumb-2 backend can take
-the same programs:
-
-    keyschedule program: memories ``key`` (key_bytes / 4 words, little-endian bytes, read)
-                         and ``rk`` (rk_words, written)
-    encrypt program:     memories ``in`` (block words, little-endian bytes, read), ``rk``
-                         (read) and ``out`` (block words, little-endian bytes, written); every
-                         ``in`` word is loaded before the first ``out`` store
+``{prefix}_keyschedule(rk, key)`` (writes ``rk_words``) and ``{prefix}_encrypt_blocks(rk, out, in)``
+(``blocks_per_call`` blocks, in == out allowed), both printed from IR programs whose memories
+(``key``/``rk``, ``in``/``rk``/``out``) a Thumb-2 backend can take as they are.  The prototypes and
+memory conventions: docs/internals/thumb2-functions.md.
 """
 from __future__ import annotations
 

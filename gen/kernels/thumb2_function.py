@@ -1,45 +1,12 @@
 """Any straight-line IR ``Program`` (gen/ir.py) as a Thumb-2 function (AAPCS), as generated text.
 
-``compile_function(program, name, params, core, ...) -> Function``:
-
-* every memory of the program is one pointer argument (``Param(name, ctype, mem)``; a
-  parameter with ``mem=None`` is accepted and ignored). Arguments 0..3 arrive in r0..r3,
-  further ones on the caller's stack (AAPCS);
-* a memory listed in ``pinned`` keeps its base register for the whole function (if it is
-  ``constant`` in the program, its loads are values the allocator may load again instead of
-  spilling: round keys); every
-  other base is *homed*: a register argument is pushed by the prologue with the callee-saved
-  registers, a stack argument already has its home in the caller's frame (it is loaded into a
-  scratch register by the prologue), so evicting a base is free and a reload is one
-  ``ldr rX, [sp, #home]``;
-* order: ``gen.sched.listsched.schedule`` (register-pressure list scheduling; optional
-  ``segments``/``rank`` as in gen/kernels/aes/thumb2.py), registers: ``gen.sched.regalloc.allocate``
-  (13 registers, Belady spilling into a stack frame), checked symbolically with
-  ``regalloc.check_allocation``, then ``listsched.post_schedule`` (load/store pipelining),
-  then ``strd_pairs.pair`` (spill stores merged into STRD where the cycle model says it pays),
-  then ``reload_pairs.pair`` (loads/stores moved next to loads, registers renamed around them);
-* ``movc`` (any 32-bit constant) is lowered to a placeholder ``mov #imm`` and printed as
-  MOV/MVN with a modified immediate or MOVW/MOVT (``isa.expand_constants``: the register
-  allocator lowers one op to one instruction, so it never sees the two-instruction form);
-* prologue ``push {homed argument registers, r4-r11, lr}; sub sp, #frame``, epilogue
-  ``add sp, #frame + homes; pop {r4-r11, pc}``; the stack stays 8-byte aligned;
-* argument memory is touched only by single-word LDR/STR at constant offsets (ARMv7-M
-  allows them unaligned, unlike LDRD/LDM; STRD only writes the word-aligned frame), so ``uint8_t *`` buffers need no alignment; loads of input
-  memories all come before the first store (``listsched.dependences``), so an output may be
-  the same buffer as an input;
-* ``Function.cycles`` is the modelled cost of the whole call (push .. pop pc), with the one
-  timing table of gen/cores/timing.py that the emulator's cycle model uses.
-
-``Function.c_text()`` is a C prototype plus a file-scope ``__asm__`` block defining the
-global symbol (``.syntax unified``, ``.thumb``, ``.thumb_func``, ``.type``, ``.size``).
-Nothing here branches or computes an address: the code is constant-time by construction.
-
-The registers, the calling convention, the frame instructions and the printing come from the
-ISA interface (gen/isa/base.py; ``isa`` argument, default Thumb-2).  The frame's shape (one
-push of the homed arguments, the callee-saved registers and the link register, whose slots are
-the homes) is the AAPCS one; ``split_frame``, the loop helpers (``looped_lines``,
-``entered_loop_lines``, ``out_stepped``, ``out_stepped_edge``, ``loop_figures``, ``live_in``) and ``execute`` below
-read Thumb-2 functions only.
+``compile_function(program, name, params, core, ...) -> Function``: every memory is a pointer
+argument, kept in a register if ``pinned``, else *homed* (pushed by the prologue, so evicting
+it is free and a reload is one LDR); then schedule, allocate (checked symbolically),
+post-schedule, STRD pairs and reload renaming, and ``Function.cycles`` is the whole call on the
+shared timing table.  Argument memory is touched only by single-word LDR/STR (no alignment needed,
+out may be in); nothing branches or computes an address.  The frame, the passes and the loop
+helpers: docs/internals/thumb2-functions.md.
 """
 from __future__ import annotations
 

@@ -1,20 +1,10 @@
 """``{prefix}_zero32(p, n)``: n words of zeros at a 4-byte aligned p, the drops' wipe of
 key-dependent state (the stream at start and finish, FACE tables and constants).
 
-Why a function of its own: the glue used to wipe the stream byte by byte through a volatile
-pointer (the compiler may neither drop the stores nor turn the loop into a memset call, which a
-freestanding drop does not have). On the cycle model that is about 6 cycles per byte, twice per
-message: a quarter of a 16-byte GCM message. Words are 4 times fewer stores, and STMIA of 8
-registers stores 8 words in 9 cycles where 8 STRs take 16 (TRM Table 3-1).
-
-* Thumb-2 targets get it in assembly. The call is opaque to the C compiler, so wiping a struct
-  of mixed member types through it is sound: the compiler must assume the callee writes any
-  memory the pointer reaches, whatever the types (no type-based alias question arises).
-* The portable target gets the C loop through a ``volatile uint32_t *``; the glue uses it only
-  on ``uint32_t`` arrays (FACE tables), never on the stream struct, which portable keeps wiping
-  byte by byte (character type: may alias anything).
-
-It loops on n only: no branch or address depends on the data being wiped.
+Thumb-2 targets get it in assembly (STMIA of 8 registers: 8 words in 9 cycles, TRM Table 3-1),
+opaque to the C compiler so wiping a mixed struct through it is sound; portable gets a
+``volatile uint32_t *`` loop used on ``uint32_t`` arrays only.  It loops on n only.  Why it
+exists and what it saves: docs/internals/thumb2-functions.md.
 """
 from __future__ import annotations
 

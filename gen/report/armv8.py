@@ -1,4 +1,4 @@
-"""The README's A-class section (issue 17), from the armv8a drops' manifests: llvm-mca-19 figures
+"""docs/performance.md's A-class section (issue 17), from the armv8a drops' manifests: llvm-mca-19 figures
 per core beside the seed paper's and OpenSSL's. Called by gen/report/tables.py's perf_table."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The size-speed trade of the Cortex-M AES-GCM drops (issue 19), from their manifests: a
-README table and a deterministic SVG plot (no plotting library: the text depends only on the
-manifests, so writing it twice changes nothing).
+"""The size-speed trade of the Cortex-M AES-GCM drops (issue 19), from their manifests: a table
+of docs/performance.md and a deterministic SVG plot, docs/size-speed.svg (no plotting library:
+the text depends only on the manifests, so writing it twice changes nothing).
 
 One point per constant-time ctmul ffs drop of a (cipher, core): each [schedule] objective
 (speed, balanced, size) and each FACE depth of the speed drop.  x = .text of the whole drop

@@ -1,31 +1,10 @@
 """List scheduling for straight-line code, with the timing rules of gen/cores/timing.py as cost.
 
-On Cortex-M3/M4 every ALU instruction issues in one cycle and its result is usable by the
-next instruction, so an in-order schedule pays only for (``timing.pair_adjust``):
-
-* memory instructions: LDR/STR cost 2, but a single load or store right behind a single load
-  costs 1 (pipelined) unless its address register is the register that load wrote;
-* the address-generation stall: +1 when a load/store uses as base a register the directly
-  preceding data-processing instruction wrote;
-* and, above all, spill code: with 13 usable registers every extra live value may become a
-  store and a reload (2 + 2 cycles).
-
-So scheduling is done twice:
-
-1. ``schedule(program)`` (before register allocation): a greedy list scheduler over the IR
-   dependence graph that keeps register pressure low.  Among the ready ops it prefers the one
-   with the smallest change in live values (values whose last use it is are freed, its result
-   is a new one); ties go to the op that reads the most recently computed values (depth-first:
-   finish what was started), then to the op's position in the generator's order, and, with
-   ``seed != 0``, to a seeded random key.  A load is not scheduled before the op that
-   consumes it is otherwise ready (it would only hold a register).
-2. ``post_schedule(insns)`` (after allocation): reorders the allocated instructions within
-   the dependences on physical registers and stack slots so that loads and stores follow
-   loads (pipelining) and no load/store directly follows the write of its base register.
-
-``cycles(insns, core)`` prices a final instruction list with ``timing.sequence_cycles``.
-After allocation the passes see instructions through the ISA interface (gen/isa/base.py:
-``isa.access``, ``isa.sp``; default Thumb-2).
+On Cortex-M3/M4 an in-order schedule pays only for memory pairs, the address-generation stall
+and, above all, spill code, so scheduling is done twice: ``schedule(program)`` before allocation
+(greedy, least register pressure), ``post_schedule(insns)`` after it (loads and stores behind
+loads).  ``cycles(insns, core)`` prices a list with ``timing.sequence_cycles``.  The rules and the
+tie-breaks: docs/internals/scheduler.md.
 """
 from __future__ import annotations
 

@@ -1,29 +1,10 @@
 """Register allocation of a scheduled straight-line IR program onto an ISA's registers.
 
-Input: a ``gen.ir.Program``, an order of its ops (``gen.sched.listsched.schedule``), the ISA
-(gen/isa/base.py, default Thumb-2: its registers, lowering and load/store constructors), the
-registers to use, and where each memory's base pointer lives:
-
-* ``pinned``: a register that holds the base for the whole program (round keys: every round
-  loads from it, so it is never evicted);
-* ``home``: the base arrives in a register and also has a copy on the stack (the prologue
-  pushes it), so evicting it costs nothing and a reload is one ``ldr rX, [sp, #home]``
-  (in and out: in is needed for the first eight loads, out for the last eight stores).
-
-The allocator walks the ops once, in order (linear scan with Belady's furthest-next-use
-eviction):
-
-* an operand that is not in a register is reloaded into a free register;
-* when no register is free, the value whose next use is furthest away is evicted; a value
-  that already has a memory copy is *clean* (a word loaded from a constant memory, such as a
-  round key, is loaded again from it; a value spilled once keeps its slot) and evicting it costs only the later reload, so its
-  distance counts ``clean_bonus`` times; a dirty value is stored to a stack slot first;
-* operands whose last use is this op free their register before the destination is
-  chosen (``eor r3, r3, r5`` is fine);
-* stack slots are reused once their value is dead.
-
-The result is a list of the ISA's instructions with symbolic stack slots, plus counts.
-Deterministic; ``seed`` only breaks ties between equally good free registers / victims.
+One linear scan in schedule order with Belady's furthest-next-use eviction; a memory's base is
+``pinned`` (never evicted) or ``home`` (has a stack copy: evicting it is free); a clean value
+(reloadable from constant memory or its slot) is evicted more readily (``clean_bonus``).  The
+result is the ISA's instructions with symbolic stack slots, plus counts; deterministic, ``seed``
+only breaks ties.  The rules in full: docs/internals/scheduler.md.
 """
 from __future__ import annotations
 

@@ -1,51 +1,11 @@
 """Pipeline leftover 2-cycle loads and stores: move them next to other loads, then rename registers.
 
-The trick.  In the timing model (gen/cores/timing.py) a single LDR or STR costs 2 cycles, but
-one directly behind a single LDR costs 1 (unless its address register is the one that load
-wrote): LDR;LDR = 3, LDR;LDR;LDR = 4, LDR;STR = 3.  After allocation, post-scheduling
-(listsched.post_schedule + polish) and STRD pairing, many loads - mostly spill and pointer
-reloads from sp - still head a chain of their own or stand alone between ALU instructions.
-``polish`` moves a load only inside its dependence window on *registers*, and a reload
-``ldr X, [sp, #s]`` cannot go above the last read (or write) of the previous value held in X,
-nor a spill store ``str X, [sp, #s]`` below the next write of X.  Those are false (WAR/WAW)
-dependences, a consequence of the registers the allocator happened to pick.  Here they are
-broken by renaming:
-
-1. Values.  Every register write of the body starts a value (a movt/umlal that reads its own
-   destination continues the value it reads); every register read names the value it reads;
-   the registers read before any write are the live-in values (they keep their registers).
-   sp and pc are not values: never renamed.
-2. Moves on values.  A single LDR/STR may move across any instruction that neither produces a
-   value it reads, nor reads the value it loads, nor touches the same memory (stack words by
-   slot; argument memory: a load never crosses a store to it, a store never crosses a load or
-   store of it - in and out may be the same buffer).  A move must also leave a register for
-   every value: a load moved earlier lives one value longer over the span it crosses, a store
-   moved later may keep its operands alive longer, so the number of values live across each
-   gap of the span (``_pressure``) must stay below the number of registers available (those
-   the body already writes: the prologue/epilogue already covers them).
-3. Price.  Only the pair terms of ``timing.pair_adjust`` depend on the order, and with values
-   in place of registers they depend only on true dependences (a load's address produced by
-   the instruction right before it), which renaming cannot change.  A move changes just the
-   three pairs around its old and new place.  Greedy: at every position the best strictly
-   improving move of the single LDR/STR there, or of a run of up to ``block`` of them (a
-   whole LDR;LDR chain can join another chain: moving its head alone would only break it),
-   is applied (ties: the nearest place, then the shortest run); passes repeat until no move
-   helps.  Loads that nobody reads are left alone.
-4. Registers.  The values' live ranges are intervals of one straight line, so colouring them
-   in order of their start never runs out of registers while the pressure stays within the
-   register count; a value keeps its old register whenever that one is free (most do).
-
-``improve`` returns the new body, priced exactly like ``listsched.cycles``; ``check(old, new)``
-proves it equivalent by symbolic execution (value numbering): every instruction of either list
-computes a term over the inputs (registers and stack words at entry, loads of argument memory
-tagged with how many argument-memory stores precede them), a stack reload yields what was
-last stored in its word; the two lists must compute the same multiset of instruction terms,
-the same argument-memory stores in the same order, the same final stack contents and the same
-``live_out`` registers.  Deterministic.
-
-The instructions are seen through the ISA interface (gen/isa/base.py, default Thumb-2): the
-registers a value may be renamed to (``isa.allocatable``), what each instruction does to
-memory (``isa.access``), the stack pointer and the registers that are never values.
+The trick: a single LDR/STR right behind an LDR costs 1 instead of 2 (gen/cores/timing.py), but
+many reloads cannot move there because of false (WAR/WAW) register dependences.  Here the body is
+seen as values instead of registers, loads and stores move greedily where the pair terms improve
+(keeping the live values within the registers), and the values are recoloured.  ``improve``
+returns the new body; ``check(old, new)`` proves it equivalent by symbolic execution.  Values,
+moves, pricing and the proof: docs/internals/scheduler.md.
 """
 from __future__ import annotations
 

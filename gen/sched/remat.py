@@ -1,20 +1,10 @@
 """Recompute a spilled value with one ALU instruction instead of reloading it (ALU rematerialization).
 
-The trick.  A value the allocator evicted need not come back from the stack: if the operands of
-the op that defined it are still in registers, that op again costs 1 cycle where LDR costs 2
-(1 behind another load), and if every later use can be served that way the spill store is
-never needed.  Beyond the defining op, XOR identities: in a bitsliced circuit most long-lived
-values are XORs of other values (the Boyar-Peralta S-box's top layer is linear in its 8
-inputs), so a value v may equal ``a ^ b`` for two values a, b that happen to be in registers
-even when its own operands are long gone.
-
-Identities come from *linear signatures*: every value of a straight-line IR program is given
-the set of *leaves* whose XOR it is, where a leaf is any value not defined by a plain two-register
-``eor`` (a load, an AND, a shifted or immediate operand ...).  ``eor a, b`` has signature
-sig(a) XOR sig(b) (symmetric difference of the sets, an int bit mask here).  By induction
-every value equals the XOR of its signature's leaves, so sig(v) == sig(a) ^ sig(b) proves
-v == a ^ b for every input.  ``gen.sched.regalloc.check_allocation`` re-derives the signatures
-and checks every rematerialized instruction this way (or as the value's own op).
+An evicted value comes back by its own op if that op's operands are in registers, or as ``a ^ b``
+for two values in registers whose *linear signatures* (the set of leaves whose XOR a value is)
+XOR to its own; if every use can be served so, the spill store goes.
+``gen.sched.regalloc.check_allocation`` re-derives the signatures and checks every
+rematerialized instruction.  Why it pays and the induction: docs/internals/scheduler.md.
 """
 from __future__ import annotations
 

@@ -1,32 +1,10 @@
 """Pair spill stores into STRD: two 2-cycle stores become one 3-cycle store.
 
-The trick.  In the timing model (gen/cores/timing.py, Cortex-M4 TRM Table 3-1) a single STR
-costs 2 cycles unless it pipelines behind an LDR, and nothing pipelines behind a store; STRD
-costs 3.  A fixsliced AES round spills ~10 values that are live across the S-box inversion,
-mostly back to back with ALU work, so most spill stores cost the full 2 cycles.  Two of them
-written by one ``strd ra, rb, [sp, #off]`` save one cycle, provided their stack slots are
-adjacent words.
-
-How (after allocation and post-scheduling, on symbolic slots; ``pair(body, core)``):
-
-1. Live ranges.  Every spill store opens a *range* of its slot; the reloads up to the next
-   store of that slot read it.  Ranges, not slots, get the final stack words (step 3), so the
-   allocator's slot reuse does not constrain the pairing.
-2. Merging.  For a spill store A, a later spill store B (within ``window`` instructions) can
-   join it when B's register is not written in between (B moves up to A: its value is already
-   there).  The merge is kept only if the whole body's modelled cycles drop (a store pipelined
-   behind an LDR already costs 1, and removing B changes its neighbours' pair terms); the
-   change is priced exactly from the pair terms next to A and B (``_merge_delta``).
-3. Slots.  Interval colouring of the ranges in program order (a slot is free again after its
-   range's last reload); a merged pair takes the lowest two adjacent free slots (a, a+1),
-   the STRD writes [sp, #4a] and [sp, #4a + 4].  STRD needs word alignment only (ARMv7-M).
-
-``check(old, new)`` proves the result symbolically: every instruction other than spill
-code reads, register by register, the same producer in both lists.
-
-The instructions are seen through the ISA interface (gen/isa/base.py, default Thumb-2): a spill
-is an ``isa.access`` 'store' to a stack slot, the pair is ``isa.store_pair`` (an ISA without
-one gets its body back unchanged).
+In the timing model (gen/cores/timing.py, Cortex-M4 TRM Table 3-1) a single STR costs 2 cycles
+unless it pipelines behind an LDR, and STRD costs 3.  ``pair(body, core)`` merges a later spill
+store into an earlier one where the modelled cycles drop, then gives stack words per live range
+so the pairs' words are adjacent.  ``check(old, new)`` proves the result symbolically.  Steps:
+docs/internals/scheduler.md.
 """
 from __future__ import annotations
 

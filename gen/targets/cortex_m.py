@@ -46,7 +46,7 @@ def target_guard(target: str) -> str:
 
 
 #: the flags that give a Cortex-M4 build its FPU (softfp keeps the soft-float calling convention,
-#: so the drop links with code built either way); emu/toolchain.header_cflags reads them back
+#: so the drop links with code built either way); emu/machines/toolchain.header_cflags reads them back
 FPU_CFLAGS = "-mfpu=fpv4-sp-d16 -mfloat-abi=softfp"
 
 
@@ -92,7 +92,7 @@ def block_kernels(config: Config) -> KernelSet:
 #: [schedule] objective -> GHASH blocks per aggregated group (None: the core's default,
 #: ghash_thumb2.GROUP_BLOCKS).  Each block of a group is unrolled (~2 KB of ctmul on the M4),
 #: so the group is the largest single lever on .text; a smaller one costs the reduction and
-#: recombination per fewer blocks (README, "Code size").
+#: recombination per fewer blocks (docs/size.md).
 GHASH_GROUP = {"speed": None, "balanced": 2, "size": 1}
 
 

@@ -1,26 +1,11 @@
 """Counter mode with the rounds looped: the AES kernel of the "size" objective (issue 19).
 
-The trick: the speed kernels (gen/kernels/aes/thumb2.py, ctr_thumb2.py) are straight line, so
-every round carries its own copy of the 113-gate S-box (about 0.8 KB of Thumb-2 per round).
-Here every piece exists once, in one Thumb-2 function that loops over the rounds:
-
-* ``first``: the two counter blocks packed into 8 bit planes (SWAPMOVE);
-* ``ark+sbox``: AddRoundKey with the current round key, then the S-box; it runs once per round;
-* one linear segment per distinct round kind (``thumb2.segment_kinds``: ffs has four MixColumns
-  variants, sfs two, one of them with an explicit packed ShiftRows^2), chosen by the round
-  number j (j mod 4 for ffs, j mod 2 for sfs);
-* ``last``: the final AddRoundKey, unpacking, the leftover ShiftRows, the XOR with the message.
-
-The 8 planes stay in r4-r11 from one segment to the next (gen/sched/regalloc.py's regs_in /
-regs_out: a segment starts with them there and ends with a parallel move putting them back), and
-the current round-key pointer and j live in the frame.  Each segment is scheduled and allocated
-by the speed kernel's pipeline (stored evaluation orders from thumb2_orders.py, Belady
-allocation, post-scheduling, STRD pairing; not the reload renaming, which does not know the
-registers the next segment reads); nothing but the planes is live at a boundary, so the
-segments share one frame.  The pair loop's back edge is ctr_thumb2's.  Every branch depends on j
-and the pair count only (public), so the code stays constant time.  This is the layout of
-aadomn/aes's armcortexm/fixslicing (round functions as subroutines, issue 19's reference), made
-here without calls: a round costs the moves at two boundaries and the dispatch.
+The trick: the speed kernels are straight line (one S-box copy per round, about 0.8 KB each);
+here every piece (packing, 'ark+sbox', one linear segment per round kind, the last round) exists
+once in one Thumb-2 function that loops over the rounds, the 8 planes staying in r4-r11 across
+segment boundaries.  Branches depend on the round number and the pair count only (public), so it
+stays constant time.  The layout of aadomn/aes's armcortexm/fixslicing, without calls.
+Segments and boundaries: docs/internals/aes-kernels.md.
 """
 from __future__ import annotations
 

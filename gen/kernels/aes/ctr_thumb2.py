@@ -3,20 +3,10 @@
     void {prefix}_ctr_pairs(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in,
                             size_t n);     /* n >= 1 */
 
-For each of n pairs: out[0..31] = in[0..31] ^ E(cb[0..15]) || E(cb[16..31]), then the 32-bit
-big-endian counters in cb[12..15] and cb[28..31] both advance by 2 (GCM's inc32, modulo 2^32);
-in, out += 32.  ``out`` may be ``in``; no buffer needs alignment (single-word LDR/STR only).
-
-The trick: the GCM glue's plain path used to pay, per pair, two byte-wise counter stores, a call
-of the AES kernel (push/pop of 12 registers), the 32-byte keystream stored and loaded again, and
-a call of the XOR routine.  Here the kernel of gen/kernels/aes/thumb2.py is compiled in its
-XOR-fused form (``xor=True``: the last unpacked words are XORed with the message on their way
-out) and its straight-line body runs n times between one prologue and one epilogue.  At the end
-of the body every register is dead; the back edge advances the homes of out and in in the frame,
-steps both counters (LDR, REV, ADD #2, REV, STR), reloads the four argument registers the body
-expects and counts n down.  With ``[schedule] spill = "fpu"`` the four homes are s12-s15 (as in
-gen/kernels/aes/ecb_thumb2.py): the body's pointer reloads and the back edge's are VMOVs.  The
-loop count is public (a length), so the code stays constant time.
+The trick: the XOR-fused kernel of gen/kernels/aes/thumb2.py (``xor=True``) runs n times between
+one prologue and one epilogue; the back edge steps out, in and both big-endian counters (inc32 by
+2).  ``out`` may be ``in``; no alignment needed; the count is public.  What it replaces and the
+FPU-home variant: docs/internals/aes-kernels.md.
 """
 from __future__ import annotations
 

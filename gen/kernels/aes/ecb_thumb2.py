@@ -1,31 +1,12 @@
 """ECB over whole pairs of blocks, as generated Thumb-2: ``{prefix}_aes_encrypt_pairs``, with
 ``{prefix}_aes_encrypt2`` as its entry for one pair.
 
-    void {prefix}_aes_encrypt_pairs(const uint32_t *rk, uint8_t *out, const uint8_t *in,
-                                    size_t n);     /* n >= 1 pairs: out[32 k ..] = E(in[32 k ..]) */
-    void {prefix}_aes_encrypt2(const uint32_t *rk, uint8_t *out, const uint8_t *in);    /* n = 1 */
-
-The trick: ecb_encrypt used to call the straight-line kernel once per pair, and every call paid
-the frame (a push of 12 registers, a pop of 9 and pc: 27 modelled cycles) and the C loop around
-it (about 14 more).  Here the body of gen/kernels/aes/thumb2.py's kernel runs n times between
-one prologue and one epilogue.  It is compiled with r3 pushed beside the three pointers
-(``compile_encrypt2(count=True)``: the same schedule and allocation, only the frame offsets
-move).  The loop steps out and derives in (thumb2_function.out_stepped): before the push, r3
-becomes the end of the output, out + 32 n, and r2 in - out, so their homes hold those; one ADD
-after the homes gives in back for the first pair.  The body's store of out's word 0 is
-post-indexed (``str rX, [rO], #32``: same cycles), so the next out comes for free; at the end
-of the body every other register is dead, and the back edge reloads the end, in - out and rk,
-stores out to its home, adds in - out to it for in, and loops while out is below the end:
-one ADD and one home store a pair fewer than stepping both pointers (M4: 2424 cycles a pair
-against 2427 for AES-128 ffs).
-With ``[schedule] spill = "fpu"`` the four homes are s12-s15 instead of the stack
-(``compile_encrypt2(fpu_homes=True)``): the body's pointer reloads and the back edge's moves
-are 1-cycle VMOVs, and the keys of rounds 1 and 2 live in s16-s31 (``fpu_rk``, A.FPU_RK_ROUNDS:
-VPUSH and one VLDM in the prologue, VPOP in the epilogue, 47 cycles a call), so those rounds'
-AddRoundKeys are 16 VMOVs without the rk pointer instead of four groups of LDRs (AES-128 ffs:
-2305 -> 2299 a pair).  ``aes_encrypt2`` is two bytes in front: ``movs r3, #1`` falling through
-into ``aes_encrypt_pairs``, so there is one copy of the rounds, not two.  The loop count is
-public (a length), so the code stays constant time; n = 0 is not allowed (it runs one pair).
+The trick: the straight-line body of gen/kernels/aes/thumb2.py runs n times between one prologue
+and one epilogue (no frame and C loop per pair); out is stepped by the post-indexed store of its
+word 0, in is derived from out (in - out and the end of out live in the homes).  ``aes_encrypt2``
+is ``movs r3, #1`` falling through, so there is one copy of the rounds.  The count is public
+(constant time); n = 0 is not allowed.  The loop, the FPU-home variant and the cycle figures:
+docs/internals/aes-kernels.md.
 """
 from __future__ import annotations
 

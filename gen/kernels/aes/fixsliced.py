@@ -1,29 +1,12 @@
 """Fixsliced AES-128/192/256 encryption of two blocks at once, built as IR.
 
-The trick (Adomnicai & Peyrin, "Fixslicing AES-like ciphers", TCHES 2021/1): in a bitsliced
-AES, ShiftRows is a costly bit permutation inside every plane word.  Fixslicing never applies it.
-The state is kept as ``T_j = SR^-a_j(S_j)``; SubBytes does not care about byte order, and each
-round's MixColumns is replaced by the matching twisted variant ``M_a = SR^-a . MC . SR^a``, which
-in our packed layout is word rotations plus (for a != 0) rotations inside bytes
-(gen/circuits/aes_mixcolumns.py has the maps and their SymPy proofs).  Round keys are stored
-pre-permuted as ``SR^-a_j(K_j)`` (gen/kernels/aes/keyschedule.py).
-
-* ffs (fully fixsliced): a_j = j mod 4, four MixColumns variants cycling with the round.  After
-  Nr rounds the state is SR^-(Nr mod 4)(S): AES-128 (10) and AES-256 (14) end two ShiftRows
-  short, fixed after unpacking by swapping rows 1 and 3 between columns c and c+2 (12 ops);
-  AES-192 (12 rounds, three full cycles) ends aligned.  AES-192's last MixColumns is M_3 (round
-  11), so the cycle simply stops there.
-* sfs (semi-fixsliced): alignments 0,1,0,1,...,1 and 2 for the last round.  Odd rounds use M_1,
-  even rounds an explicit packed SR^2 (nibble swap in rows 1 and 3) followed by M_0; the final
-  alignment 2 is fixed after unpacking like ffs.  Two variants only: smaller code, more ops.
-
-The S-box is a proven Boolean circuit without its four NOTs (gen/circuits/aes_sbox.py: the
-Boyar-Peralta 115-gate one by default, ``circuit`` picks another); their constant 0x63 survives
-ShiftRows/MixColumns unchanged and is folded into round keys 1..Nr.
-
-Memories: ``in`` (8 words: little-endian words of the 32 input bytes, block 0 first), ``rk``
-(8 * (Nr + 1) words, see aes_keyschedule), ``out`` (8 words, same order as ``in``).  All input
-words are loaded before the first store, so ``in`` and ``out`` may be the same buffer.
+The trick (Adomnicai & Peyrin, "Fixslicing AES-like ciphers", TCHES 2021/1): ShiftRows is never
+applied; the state after round j is kept as SR^-a_j(S_j) and each round uses the matching twisted
+MixColumns M_a = SR^-a . MC . SR^a (gen/circuits/aes_mixcolumns.py), with round keys stored
+pre-permuted (keyschedule.py).  ffs cycles four variants, sfs two plus an explicit SR^2.  The
+S-box is a proven Boyar-Peralta circuit without its NOTs (0x63 folded into the round keys).
+``in`` and ``out`` may be the same buffer.  The alignments, the end fix-ups and the memory layout:
+docs/internals/aes-kernels.md.
 """
 from __future__ import annotations
 

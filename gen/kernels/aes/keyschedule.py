@@ -1,21 +1,10 @@
 """Constant-time AES key schedule producing fixsliced round keys, built as IR.
 
-1. FIPS-197 key expansion on little-endian words (byte 0 of a word = its low byte).  SubWord
-   runs the same Boyar-Peralta gate list as the rounds, bitsliced *inside one word*: plane b is
-   simply ``w >> b`` (bits 0, 8, 16, 24 carry the four bytes; the other bits are don't-care),
-   the circuit runs on those 8 words, and ``(s_b & 0x01010101) << b`` puts the result back.
-   RotWord (a right rotation by 8 of a little-endian word) is folded into that recombination,
-   and the circuit's folded NOT constant is undone with one XOR of 0x63636363.  No table, no
-   key-dependent index or branch.
-2. Round key j is permuted to the alignment the encryption kernel expects, SR^-a_j(K_j)
-   (aes_fixsliced.alignments: ffs a_j = j mod 4; sfs 0/1/.../2), duplicated for both blocks and
-   packed into 8 bit-plane words with the same SWAPMOVE transpose as the state.
-3. For j >= 1 the planes of the S-box NOT constant (0x63: planes 0, 1, 5, 6) are inverted:
-   the encryption S-box leaves them out.
-
-rk layout: ``rk[8 j + b]`` = bit plane b of round key j, j = 0..Nr (packed layout of
-aes_mixcolumns: bit 8r + 2c + k = bit b of row r, column c, for both blocks k).
-Memories: ``key`` (Nk = keybits / 32 little-endian words), ``rk`` (8 (Nr + 1) words).
+FIPS-197 expansion on little-endian words, SubWord by the rounds' Boyar-Peralta circuit bitsliced
+inside one word (plane b = ``w >> b``); each round key is permuted to its fixsliced alignment,
+doubled for both blocks and packed into 8 planes; the S-box's folded NOT (0x63) is put back into
+round keys 1..Nr.  No table, no key-dependent index or branch.  Steps and the rk layout:
+docs/internals/aes-kernels.md.
 """
 from __future__ import annotations
 

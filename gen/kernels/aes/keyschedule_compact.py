@@ -1,23 +1,9 @@
 """The AES key schedule for the size objectives (issue 19): the same round keys as
 gen/kernels/aes/keyschedule.py in about a tenth of its code.
 
-The trick: keyschedule_ir is straight line, so its C holds one bitsliced SubWord circuit per
-round (10 to 14 copies of the 113-gate S-box) and one SWAPMOVE pack per round key.  Here each
-piece exists once, printed from the same IR emitters as a small function, and a C loop with
-public counts runs them:
-
-* ``{p}_ks_subword(o, w)``: SubWord of one little-endian word (``emit_subword`` with no
-  rotation; RotWord is a rotation by 8 of its result, done by the loop, since SubWord acts on
-  each byte alone).
-* ``{p}_ks_sr3(o, w)``: ShiftRows^3 = ShiftRows^-1 on one natural block; round key j is
-  stored as SR^-a_j(K_j), so the loop applies it a_j times (a_j public, from the alignments).
-* ``{p}_ks_pack(rk, w)``: the block doubled and packed into 8 bit planes (``emit_pack``).
-
-The expansion itself is the FIPS-197 recurrence in C on a stack array of 4 (Nr + 1) words
-(wiped with the opaque ``{p}_zero32`` before returning); Rcon is the public xtime chain.  For
-j >= 1 the planes of the S-box's folded NOT (0x63) are inverted, as keyschedule_ir does.  No
-table, no key-dependent index or branch; the loop counts and the branches on i mod Nk are public.
-Only one call site per helper, so a compiler that inlines still keeps one copy.
+The trick: one copy of each piece (``{p}_ks_subword``, ``{p}_ks_sr3``, ``{p}_ks_pack``), printed
+from the same IR emitters, driven by a C loop of the FIPS-197 recurrence with public counts.  No
+table, no key-dependent index or branch.  The helpers and the loop: docs/internals/aes-kernels.md.
 """
 from __future__ import annotations
 

@@ -1,59 +1,12 @@
 """Fixsliced AES-128/192/256 (ffs and sfs) encrypting two blocks, as generated Thumb-2.
 
-``compile_encrypt2(keybits, slicing, core, seed=0, ...) -> Compiled``: the kernel
-``(rk, out, in)`` as instructions with its figures. The drops print it looped over pairs
-(gen/kernels/aes/ecb_thumb2.py: ``{prefix}_aes_encrypt_pairs`` and ``{prefix}_aes_encrypt2``)
-and, XOR-fused, as counter mode (gen/kernels/aes/ctr_thumb2.py).
-
-Pipeline (nothing here is a cipher as text):
-
-1. IR: the same emitters as gen/kernels/aes/fixsliced.encrypt2_ir (the program is checked to
-   be identical op for op), with the op ranges of every round's S-box recorded.  The S-box
-   circuit is ``CIRCUIT`` of the orders file (one of gen/circuits/aes_sbox.CIRCUITS, chosen by
-   `slicegen explore --space circuit`); a circuit other than the reference one has its own
-   S-box order ('ark+sbox@NAME').
-2. Order (gen/sched/listsched.schedule): the program is cut into segments - packing, then
-   per round the AddRoundKey that feeds the S-box together with the S-box ('ark+sbox': the
-   stored order interleaves the round-key loads with the S-box's first XORs, so spill stores
-   pipeline behind them), then the linear layer (packed ShiftRows for sfs, twisted
-   MixColumns; the last round's also has the final AddRoundKey) - and scheduled segment
-   after segment.  (``build()``'s default segmentation, which FACE reuses, keeps every
-   AddRoundKey at the end of its linear segment and the S-box alone.)  Each kind
-   of segment follows a fixed evaluation order from ``ORDERS`` (gen/kernels/aes/thumb2_orders.py,
-   data found offline by ``search_order``: simulated annealing over topological orders, cost =
-   ``order_cycles``, the modelled cycles of that segment alone after allocation and
-   post-scheduling, so spill code and its pipelining are both priced, or the whole kernel's;
-   some by CP-SAT, least register pressure; `slicegen explore --space orders` reruns both);
-   a kind without a stored order uses the greedy register-pressure list scheduler.
-3. Registers (gen/sched/regalloc.allocate): all 14 registers r0-r12, lr hold values; the
-   three pointers rk (r0), out (r1) and in (r2) are pushed by the prologue, so evicting them
-   is free and a reload is one LDR from the frame (rk: once per round, before the round-key
-   loads; an extra register in the S-box saves about five spill instructions per round);
-   values are spilled to stack slots by furthest next use (Belady); a round-key word is never
-   stored, it is reloaded from rk; a spilled value whose own op's operands, or two values whose
-   XOR it is, are in registers at its next use is recomputed by one EOR/AND instead of reloaded,
-   and never stored if that holds at every use (``ALLOC_POLICY``, gen/sched/remat.py).
-4. Post-allocation scheduling (listsched.post_schedule, the cheaper of its 'greedy' and 'gaps'
-   methods, each followed by listsched.polish) moves loads and stores behind loads (LDR;LDR
-   pipelining on Cortex-M3/M4) within
-   the register and stack dependences, and the cycle count is that of gen/cores/timing (the
-   emulator's cycle model uses the same table).
-5. Spill stores in pairs (gen/sched/strd_pairs.py): two stores become one STRD to adjacent
-   stack words where the model says it pays (STR;STR = 4 cycles, STRD = 3); stack slots are
-   then given per live range, so the pairs' words can be adjacent.
-6. Loads next to loads (gen/sched/reload_pairs.py): a reload that no scheduler could pipeline
-   because its register still held an older value moves next to another load anyway, and the
-   registers are renamed around it (value live ranges recoloured; checked symbolically);
-   about 8-11 cycles per call.
-
-Only single-word LDR/STR touch ``in``/``out`` (they may be unaligned: ARMv7-M allows that for
-LDR/STR, not for LDRD/LDM); ``in`` is read completely before ``out`` is written (in == out is
-allowed).  No instruction of the kernel is outside ARMv7-M, so the same code runs on M3 and M4.
-With ``spill="fpu"`` (``[schedule] spill``, Cortex-M4F only) step 3's spill stores and reloads
-become VMOVs to and from s0-s15 before step 4 (gen/isa/thumb2.fpu_slots), so steps 5-6 find no
-stack slot to pair and the frame holds only the pushed registers. Such a kernel reads an
-order of its own where the orders file has one, 'fpu:KIND' before 'KIND' (``spill_orders``):
-a VMOV costs 1 cycle where a reload costs 1-2 and a store 2, so the best order differs.
+``compile_encrypt2(keybits, slicing, core, seed=0, ...) -> Compiled``: the kernel ``(rk, out, in)``
+and its figures; ecb_thumb2.py loops it over pairs, ctr_thumb2.py fuses it with the CTR XOR.
+The trick: the kernel is spill-bound, so fixsliced.py's IR is scheduled in pieces (per round:
+AddRoundKey + S-box, then the linear layer), each in an evaluation order searched offline
+(thumb2_orders.py), and the passes after register allocation (gen/sched/) win back what they can:
+pipelined loads, STRD spill pairs, recomputing instead of reloading.  ARMv7-M only, so one code
+for M3 and M4; ``spill="fpu"`` (M4F) spills to s0-s15.  The six steps: docs/internals/aes-kernels.md.
 """
 from __future__ import annotations
 

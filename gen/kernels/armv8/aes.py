@@ -1,19 +1,9 @@
 """AES with the ARMv8 Cryptography Extension: the key schedule and the two-block call.
 
-The trick: AESE does AddRoundKey, ShiftRows and SubBytes in one instruction and AESMC does
-MixColumns, so a round is one AESE/AESMC pair (FIPS 197's round with AddRoundKey moved to the
-front); the last round is AESE with the second-last key and an EOR with the last. Both are
-data-independent instructions. The pairs are kept adjacent (AESE then AESMC on the same
-register) so cores that fuse them can (Cortex-A72/A57, Neoverse), and several blocks are
-interleaved round by round to cover the instructions' latency.
-
-The key schedule (FIPS 197 §5.2) runs in general registers; SubWord is the same AESE with an
-all-zero round key on a vector whose four columns all hold the word: ShiftRows then only moves
-bytes between equal columns, so lane 0 is SubBytes of the word. No table, no branch: the only
-loop is unrolled by the generator.
-
-Round keys: ``4 (Nr + 1)`` words, each round key its 16 bytes in order (a plain ``ld1``). In
-the kernels they live in v16..v16+Nr (AES-256: v16-v30).
+A round is one AESE/AESMC pair, kept adjacent so cores that fuse them can, with several blocks
+interleaved round by round; the key schedule (FIPS 197 §5.2) takes SubWord from AESE with a zero
+round key.  No table, no branch.  Round keys: ``4 (Nr + 1)`` words, in v16..v16+Nr in the kernels.
+Details: docs/internals/armv8.md.
 """
 from __future__ import annotations
 

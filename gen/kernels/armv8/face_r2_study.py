@@ -1,5 +1,5 @@
 """Not a kernel: the instruction mix of a stitched loop step with a second cached round (FACE r2,
-Park and Lee, CHES 2018, in an A-class form), for llvm-mca to cost (README, ARMv8-A section).
+Park and Lee, CHES 2018, in an A-class form), for llvm-mca to cost (docs/armv8.md).
 
 After round 1, the blocks of a group in one low-byte run differ only in column 0 (ctr_table.py),
 so round 2's varying input is those 4 bytes; their S-boxes are key-dependent, so they need an

@@ -1,26 +1,11 @@
 """GHASH with PMULL/PMULL2 and an aggregated reduction: ``{p}_ghash_blocks(hk, y, in, n)``
 (y = (y ^ x_i) * H for each block) and ``{p}_ghash_init(hk, h)``.
 
-The trick (Gouvea & Lopez, CT-RSA 2015, after Gueron & Kounavis' Intel white paper): GCM's field
-elements are bit-reflected. A block read as a big-endian 128-bit integer a = r(A) (coefficient
-of x^i at bit 127 - i) multiplies without any bit reversal: the 256-bit carry-less product of
-r(A) and r(B) is the reflection of A*B*x^-1's... precisely, if B is stored "twisted" as
-r(H x^-1) (one shift left with a conditional XOR of 0xC2..01, done once in init), the product's
-high 128 bits hold coefficients 0..127 and its low 128 bits coefficients 128..255 of a
-polynomial congruent to A*H. The low 128 bits are folded away 64 at a time with x^128 =
-x^7 + x^2 + x + 1, which in reflected form is a carry-less multiply by 0xC2 << 56: two PMULLs
-per reduction. Because reduction is linear, n blocks are multiplied by H^n..H^1 and summed
-first (aggregated reduction): one reduction per group of `agg` (4 or 8) blocks, with
-H^1..H^8 precomputed by init.
-
-A 128 x 128 product is either schoolbook (4 PMULLs: a1 b1, a0 b0, a1 b0, a0 b1) or Karatsuba
-(3: the middle term (a1 ^ a0)(b1 ^ b0) ^ hi ^ lo, with b1 ^ b0 precomputed): a generator
-choice. Blocks are loaded with REV64 only (lane 0 = the high 64 bits), so H^k is stored with
-its halves swapped to match, which saves an EXT per block.
-
-hk layout (bytes): 16 (k - 1) H^k twisted, halves swapped, k = 1..8; 128 + 16 (k - 1) the same
-unswapped (schoolbook's cross terms); 256 + 8 (k - 1) the Karatsuba word hi ^ lo of H^k.
-PMULL is data-independent; nothing here branches on or indexes by data.
+The trick (Gouvea & Lopez, CT-RSA 2015, after Gueron & Kounavis' Intel white paper): with H
+stored "twisted" as r(H x^-1), reflected blocks multiply with no bit reversal; the reduction is
+two PMULLs by 0xC2 << 56, done once per group of `agg` (4 or 8) blocks.  Schoolbook or Karatsuba
+is a generator choice.  PMULL is data-independent; nothing branches on or indexes by data.  The
+derivation and the hk layout: docs/internals/armv8.md.
 """
 from __future__ import annotations
 

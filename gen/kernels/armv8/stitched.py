@@ -2,28 +2,10 @@
 counter mode over npairs pairs of blocks (as ctr.py) AND GHASH of the ciphertext it writes,
 y = (...((y ^ c_1) H ^ c_2) H ...) H, in one loop.
 
-The trick (Gouvea & Lopez, CT-RSA 2015, section 4; the same idea as OpenSSL's stitched kernels):
-AESE/AESMC and PMULL compete for the same SIMD pipe on most cores, but their latencies chain
-differently: the AES rounds of 8 independent blocks and the 8 products of the previous group's
-ciphertext with H^8..H^1 (plus its aggregated reduction) interleave so that one fills the other's
-latency gaps. The loop is software-pipelined: step k encrypts group k while it hashes group k - 1
-(read back from `out`, where step k - 1 stored it); a prologue encrypts group 0 alone, and the
-epilogue encrypts the leftover pairs (fewer than unroll / 2, one straight-line variant per count)
-while it hashes the last group, then hashes them.
-
-With a 96-bit IV the glue also passes `tab` (ctr_table.py): a group whose counters share their
-low-byte run then takes round 1 of all its blocks from the table (17 AES instructions a block
-instead of 19; the round-2 AESE of block i takes T(v0 + i) and base ^ round key 1 as its two
-operands, so the table word needs no EOR of its own; the base is made once per run, run_base);
-without it (other IVs: the counter is secret) or across a run, the plain group.
-The counter is kept in w12 and put into lane 3 of the REV32 form of the counter block (v31).
-
-Registers: round keys v16.. (as aes.py), the counter block v31, the run's base v15, AES blocks
-v0-v7, and the GHASH side in v8-v15 only: H^k and its Karatsuba word are loaded from hk per use
-(the load pipe is idle here), so even AES-256's 15 round keys stay in registers. The running
-GHASH value y lives in the `hi` accumulator between groups. `spread` (a generator choice,
-costed with llvm-mca by gen/kernels/armv8/choose.py) says how the GHASH instructions are dealt
-out among the AES round steps.
+The trick (Gouvea & Lopez, CT-RSA 2015, section 4; as OpenSSL's stitched kernels): the AES
+rounds of group k and the PMULLs of group k - 1's ciphertext interleave to fill each other's
+latency gaps (software-pipelined loop); with a 96-bit IV round 1 comes from ctr_table.py's table.
+The pipeline, the registers and `spread`: docs/internals/armv8.md.
 """
 from __future__ import annotations
 

@@ -1,88 +1,13 @@
 """FACE (counter-mode caching) on the fixsliced two-block AES kernel, built as IR.
 
 The idea (Park & Lee, "FACE: Fast AES CTR mode Encryption techniques based on the reuse of
-repetitive data", TCHES 2018/3; with fixslicing on Cortex-M4: Kim & Seo, ACM TECS 2025).
-Counter blocks of one message differ only in byte 15 (row 3, column 3) until it carries. So for
-a fixed "run" (bytes 0..14 fixed) the AES state after round 1 or round 2 is a function of the
-low counter byte v alone, and can be looked up in a 256-entry table built once per run:
-
-* after round 0 only byte 15 varies: x = v ^ k15, with k15 = byte 15 of K0;
-* round 1: ShiftRows moves it to column 0, MixColumns spreads s = S(x) over that column as
-  (1 s, 1 s, 3 s, 2 s) (rows 0..3). S_1(v) = C1 ^ (those four bytes), C1 = S_1 with s = 0;
-* round 2: the four bytes a_r = c_r ^ m_r s of column 0 go through the S-box, Y_r = S(a_r);
-  ShiftRows sends Y_r to column -r, MixColumns gives column -r the bytes M[r'][r] Y_r. So
-  S_2(v) = C2 ^ D(v), where C2 is round 2 computed with those four S-box outputs set to zero.
-
-How it is done bitsliced and in the packed two-block layout (gen/circuits/aes_mixcolumns.py:
-bit 8r + 2c + k of plane word Q[b] = bit b of byte (row r, column c) of block k):
-
-* the table is built "v-sliced": a 32-bit word holds one bit of 32 different values of v
-  (lane l = v - 32 g - o for group g, o = 0 but for r2 below). Eight S-box evaluations give s for all 256 v,
-  thirty-two more give Y_0..Y_3 for all v (the same Boyar-Peralta circuit as the rounds).
-  The multiples 2Y, 3Y are plane shifts and XORs. A SWAPMOVE 32x32 bit transpose then turns
-  "row = (position, plane), lane = v" into "one word per v", so each table entry comes out
-  already in the packed layout. The S-box NOT constant 0x63 (left out of the kernel's circuit)
-  is folded into the per-run constants.
-* r2 entries are stored per *pair* (8 words per pair, 128 pairs, table 4 KiB): the packed
-  two-block state Q[0..7] after round 2 of the pair (v0, v0 + 1) itself, so a call just loads
-  it and runs rounds 3..Nr unchanged. The pairs of a stream all start at counters of one parity
-  o (they advance by 2; o = 1 with a 96-bit IV, J0 = IV || 1), so a run has 128 pairs v0 = o,
-  o + 2, .. and group g holds the 16 pairs of v = 32 g + o .. 32 g + o + 31 (lane l of the
-  v-sliced words is v = 32 g + o + l). The transpose then leaves out its first SWAPMOVE stage
-  (row bit 0 <-> lane bit 0): rows 2p, 2p + 1 are planes 2i, 2i + 1 at position p, so word
-  2j + t comes out as plane 2i + t of the pair j = lanes (2j, 2j + 1), block k = lane bit 0 at
-  bit p + k: the packed layout, with fewer operations than the full transpose.
-* the r2 fill (``face_fill``, one group) is laid out so few values are live at once (every
-  spilled value costs a store and a reload per use on a 14-register core):
-  - s does not depend on the run: S(v ^ k15) is the key's. ``face_sv`` computes the s planes
-    of one group; init stores those of the 8 groups of parity 1 (a 96-bit IV's) in the ctx
-    (SV_WORDS words), and the glue shifts them one lane for parity 0 (``sv_words``). The
-    fill runs four S-boxes (the Y_r), not five;
-  - only the 32 planes of Y_0..Y_3 cross from the S-boxes to the transposes: a plane of 2Y
-    or 3Y is made (``y_multiple``: 2Y plane p = Y plane p - 1 mod 8, ^ Y plane 7 for p in
-    1, 3, 4) just before the transpose that reads it; each S-box loads the s planes itself
-    (``emit_r2_sboxes``, in ``R2_SBOX_ORDER``);
-  - with an even a2 (ffs, sfs) stage 16 pairs multiples of one Y_r plane, (2Y, Y) and (Y, 3Y):
-    it goes first and the second pair is made from the first's words (``emit_r2_stage16``),
-    3Y never is;
-  - without stage 1 the transpose of planes 2i, 2i + 1 is two independent 16-row halves, one
-    per plane: the fill emits them as eight transposes, one plane each (``emit_r2_plane``),
-    whose words go to the table (C2 XORed in) as soon as they are final;
-  - stage 16's SWAPMOVE is done with shifts alone (no 0x0000FFFF mask in a register);
-  - ``fill_program`` marks the S-boxes, so a compiler can evaluate them in the plain kernel's
-    stored orders (``fill_order``; gen/targets/cortex_m.py does).
-* r1 entry (1 word per v, table 1 KiB): only column 0 of S_1 varies (4 bytes = 32 bits), so an
-  entry is just those bits, placed at bit (pos_r + t_b) mod 32 for row r, plane b, with the
-  shifts t_b chosen so the 32 places are distinct. A call rebuilds Q[b] = C1[b] ^ (ror(e0, t_b)
-  & M) ^ (ror(e1, t_b) & M) << 1 and runs rounds 2..Nr. The entries (m_r S(v ^ k15)) depend on
-  the key only: the C glue fills the whole r1 table once, in ``PREFIX_init``, into the ctx; a
-  run then costs only its set-up (C1).
-* the state after round d is kept in the kernel's fixsliced alignment a_d (SR^-a_d), so the
-  rest of the kernel is exactly aes_fixsliced's.
-
-Set-up is split so it can be done lazily, only for the part of a run a message uses:
-``face_setup`` (once per run: two reference rounds on the counter block, ~1 round-pair of work)
-writes the per-run constants ``fs``; ``face_fill`` fills one group of 32 table entries (r2: per
-run, only the groups the message reaches; r1: all eight at key set-up); ``face_sv`` (r2 only,
-eight calls at key set-up) the s planes the r2 fill starts from. All of it is
-straight-line IR: nothing indexes memory by a secret; the table is *read* at the public index
-v by the C glue, which hands ``face_encrypt2`` the pair's entries. ``face_encrypt2`` also does
-the counter-mode XOR (out = in ^ keystream), so the glue's bulk path is one call per pair.
-
-Memories (words):
-  setup:    ctr (4, r: bytes 0..15 of the counter block, little-endian words; byte 15 unused),
-            rk (8 (Nr+1), r), fs (FS_WORDS[depth], w)
-  sv (r2):  rk (r), vb (8, r: bit b of v = 32 g + o + l in lane l, ``vb_words(g, o)``),
-            sv (8, w: bit plane b of S(v ^ k15) ^ 0x63 in lane l)
-  fill:     fs (r), r1: vb (8, r: as for sv, o = 0), r2: sv (8, r: the group's s planes, as
-            face_sv writes them), tab (32 ENTRY_WORDS[depth], w: the group's 32 entries (r1,
-            v ascending) or 16 pair entries of 8 words (r2, v0 ascending))
-  encrypt2: e (2 ENTRY_WORDS[depth], r: the entries of v0 and v0 + 1 (r1), adjacent in the
-            table, or the pair's entry (r2)), fs (r; r1 only), rk (r), in (8, r), out (8, w:
-            in XOR the 32 keystream bytes, as little-endian words; out may be in)
-fs layout: r1: [0..7] bit b of k15 broadcast to a word, [8..15] C1 planes (both blocks);
-r2: [8 r + b] bit b of c_r' broadcast, [32 + b] C2 plane b (both blocks' C2 are equal, so it
-is the packed plane itself).
+repetitive data", TCHES 2018/3; with fixslicing on Cortex-M4: Kim & Seo, ACM TECS 2025): counter
+blocks of one run differ only in byte 15, so the state after round 1 (r1: 1 word per v, per key)
+or round 2 (r2: 8 words per pair, per run) is a table of the low counter byte v.  The tables are
+built bitsliced "v-sliced" (32 values of v per word) and turned into the packed layout by a
+SWAPMOVE transpose; set-up is lazy (``face_setup``, ``face_fill`` per group, ``face_sv``).  All
+straight-line IR: the table is read only at the public index v, by the C glue.  The derivation,
+the fill's layout and the memories: docs/internals/face.md.
 """
 from __future__ import annotations
 

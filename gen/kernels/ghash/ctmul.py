@@ -1,28 +1,10 @@
 """Generate constant-time GHASH in portable C (variants ctmul64 and ctmul32).
 
-The generated code multiplies in GF(2^128) with GCM's reflected bit order without any
-carry-less instruction and without tables:
-
-* "holes": each 32-bit operand is cut into four classes of bits (every 4th bit, masks
-  0x11111111 << c).  An integer product of two such classes has at most 8 partial products
-  on any bit of its class, and 8 fits in the 4-bit gap, so carries only dirty the three
-  hole bits in between.  XOR of the four products a_j * b_(c-j mod 4), masked to class c,
-  is exactly class c of the carry-less product: 16 integer multiplies per 32x32 product.
-* Karatsuba, two levels (128 -> 64 -> 32 bits): 9 word products instead of 16.  The
-  H-side operand of each product depends only on the key and is stored in ``hk`` by
-  ``{prefix}_ghash_init``.
-* The 255-bit product of reflected operands is shifted left by one and reduced modulo
-  x^128 + x^7 + x^2 + x + 1 with shifts and XORs (reflected: multiply by x^e = shift right
-  by e; the bits pushed out come back once more from the top word).
-* ctmul32 exists because Cortex-M3's UMULL/UMLAL end early on small operands (timing
-  depends on data), so the 32x32->64 products of ctmul64 leak there.  ctmul32 uses only
-  32x32->32 MUL (fixed time on M3) and gets the high half of each carry-less product from
-  high32(clmul(a, b)) = rev32(low32(clmul(rev32 a, rev32 b))) >> 1, at twice the products.
-
-Everything structural -- which words the Karatsuba products take, where each product lands,
-the hole classes, the reduction shifts -- comes from :mod:`gen.kernels.ghash.model`, the
-same description the Python model is checked with.  No branch and no memory index depends
-on y, H or the data: the only loops run over the block count and the product index.
+Multiplication in GF(2^128) with no carry-less instruction and no table: integer products of
+"holes" operands (every 4th bit), two levels of Karatsuba with the H side in ``hk``, and a
+shift-and-XOR reduction; ctmul32 uses only 32x32->32 MUL because Cortex-M3's UMULL/UMLAL end
+early on small operands.  All structure comes from :mod:`gen.kernels.ghash.model`.  No branch
+or memory index depends on y, H or the data.  Details: docs/internals/ghash.md.
 """
 from __future__ import annotations
 

@@ -1,66 +1,11 @@
 """Reference model of GHASH and of the constant-time multiplication the generators emit.
 
-Field and bit order (NIST SP 800-38D, section 6.3)
--------------------------------------------------
-GHASH works in GF(2^128) = GF(2)[x] / (x^128 + x^7 + x^2 + x + 1).  A 16-byte block
-b[0..15] stands for the polynomial whose x^0 coefficient is the most significant bit of
-b[0] and whose x^127 coefficient is the least significant bit of b[15].  Read the block as
-a big-endian 128-bit integer X: integer bit (127 - i) holds the coefficient of x^i.  The
-order is "reflected": multiplying by x is a right shift of X.
-
-Everything here works on such big-endian integers, never bit-reversing a whole block:
-
-* Carry-less product of reflected operands.  If X and Y are the reflected forms of
-  a(x) and b(x), the carry-less integer product clmul(X, Y) (255 bits) holds the
-  coefficient of x^k at integer bit 254 - k.  Shifted left by one it is a 256-bit
-  reflected value: the upper 128 bits are the terms x^0..x^127, the lower 128 bits
-  (call them L) the terms x^128..x^255.
-
-* Reduction.  x^128 = 1 + x + x^2 + x^7, so L * x^128 = L + L*x + L*x^2 + L*x^7.  In
-  reflected form a multiplication by x^e is ``L >> e``; the e bits pushed out on the right
-  are terms of degree 128..128+e-1 again and come back as D = sum_e (L << (128 - e)) mod
-  2^128 (only the top word of D is non-zero).  D has degree < 7, so folding it once more
-  (D ^ D>>1 ^ D>>2 ^ D>>7) finishes the job.
-
-Constant-time carry-less multiplication with an integer multiplier ("holes")
------------------------------------------------------------------------------
-A CPU without a carry-less multiply instruction still has an integer one.  Keep only
-every 4th bit of each 32-bit operand (mask 0x11111111 shifted by 0..3): an operand then
-has at most 8 set bits, so in the integer product of two such pieces at most 8 partial
-products land on any bit position of the right residue class.  8 fits in 4 bits, so the
-carries spill into the three "holes" above each position and never reach the next bit of
-the same class.  Splitting both operands into four classes a_0..a_3, b_0..b_3, the
-class-c bits of the carry-less product are the class-c bits of
-    XOR over j of  a_j * b_{(c - j) mod 4}
-(XOR, not addition: adding four products could push a count up to 32 and break the
-holes).  16 integer multiplications give one 32x32 carry-less product.
-
-Karatsuba
----------
-A 128x128 carry-less product is split twice (128 -> 64 -> 32):
-    (A1 x^n + A0)(B1 x^n + B0) = A1B1 x^2n + [(A0+A1)(B0+B1) + A0B0 + A1B1] x^n + A0B0
-which needs 3 half-size products instead of 4, so 9 word products instead of 16.  The
-H-side operands of the 9 products (H's words and their XOR sums) depend on the key only
-and are precomputed once per key; :func:`karatsuba_plan` describes the split as data and
-both this model and the C generator (``ctmul.py``) are driven by it.
-
-Two variants
-------------
-``ctmul64``  every 32x32 carry-less product comes from 16 32x32->64 integer products
-             (C ``uint64_t`` multiply, UMULL on ARMv7-M).  Constant time on Cortex-M4,
-             whose UMULL/UMLAL take a fixed number of cycles.
-``ctmul32``  Cortex-M3 ends UMULL/UMLAL/SMULL/SMLAL early when the operands are small, so
-             ctmul64 leaks on M3.  Its 32x32->32 MUL is single-cycle whatever the data.
-             This variant uses only the low 32 bits of the integer products.  The high half
-             of a carry-less product comes from the bit-reversal identity
-                 clmul(rev32(a), rev32(b)) = rev63(clmul(a, b))
-             so  high32(clmul(a, b)) = rev32(low32(clmul(rev32 a, rev32 b))) >> 1.
-             It costs twice the products (18 per block, 288 MULs) plus bit reversals
-             (a single RBIT on ARMv7-M, also present on M3).
-
-Only the algorithm and constants are taken from the literature (SP 800-38D for the field;
-the holes trick and the reversal identity as described in BearSSL's ghash_ctmul and
-ghash_ctmul32 comments); this code is written for slicegen.
+GF(2^128) in GCM's reflected bit order (NIST SP 800-38D, section 6.3) on big-endian integers;
+constant-time carry-less products from integer multiplies with "holes" (every 4th bit), two
+levels of Karatsuba (``karatsuba_plan``, shared with ctmul.py), and two variants: ``ctmul64``
+(UMULL: constant time on M4) and ``ctmul32`` (MUL plus the bit-reversal identity, for M3's
+early-terminating long multiplies).  The holes trick and the reversal identity as described in
+BearSSL's ghash_ctmul and ghash_ctmul32 comments.  The derivation: docs/internals/ghash.md.
 """
 from __future__ import annotations
 

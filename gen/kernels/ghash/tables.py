@@ -1,29 +1,10 @@
 """Table-driven GHASH in generated Thumb-2: 'table4' and 'table8'.  NOT constant time.
 
-table4 evaluates X * H (X = y ^ block) by Horner's rule over the 16 bytes of X, last byte
-first, one byte (x^8) per step:
-
-    Z = T[X_15];   Z = Z * x^8 ^ T[X_k]   for k = 14 .. 0
-
-where T[b] = b * H (b read as the polynomial of one byte in GCM order).  In GCM's reflected
-order "times x^8" is a right shift by 8 of the block read as a big-endian integer; the byte
-pushed out, r, comes back as R8[r] in the top 16 bits (R8[r] = r * x^8 reduced, a constant
-256 x 16-bit table).  Shift and table XOR are merged with shifted-operand EORs:
-    z'_w = t_w ^ (z_w >> 8) ^ (z_(w+1) << 24),   z'_3 = t_3 ^ (z_3 >> 8) ^ (R8[r] << 16)
-and Z and T alternate between two register quadruples (no moves).
-
-* table8: T has 256 entries of 16 bytes (4 KB per key in hk).  It does not use the
-  Horner steps above: with k = 4q + r, T[X_k] * x^(32q) is a word offset, so the 16
-  entries are XORed into a 256-bit unreduced accumulator, shifted by 8 bits between the
-  four byte groups r, and reduced once per block (``_blocks8``, ``table8_model``).
-* table4: Shoup's 4-bit tables.  T[b] = M_hi[b >> 4] ^ M_lo[b & 15] with two 16-entry
-  per-key tables (M_hi[n] = (n x^0..x^3) * H, M_lo[n] = M_hi[n] * x^4; 512 bytes in hk).
-  Working byte-wise (two 16-entry lookups per step, one shift by 8) instead of Shoup's
-  nibble steps (shift by 4 with a 16-entry reduction table) halves the shifts and
-  reductions; the price is the 256-entry reduction table instead of a 16-entry one.
-
-The load addresses depend on y and the data (secret in GCM): cache-timing attacks apply
-wherever memory timing depends on the address.  Use 'ctmul' for constant time.
+table4: Shoup's 4-bit tables used byte-wise (two 16-entry lookups and one shift by 8 per byte,
+a 256-entry reduction table); table8: 256 entries of 16 bytes per key, XORed into a 256-bit
+unreduced accumulator, one reduction per block.  The load addresses depend on y and the data:
+cache-timing attacks apply wherever memory timing depends on the address; use 'ctmul' for
+constant time.  The Horner steps and the layouts: docs/internals/ghash.md.
 """
 from __future__ import annotations
 

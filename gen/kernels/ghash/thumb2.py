@@ -1,59 +1,12 @@
 """GHASH in generated Thumb-2 for Cortex-M4 / Cortex-M3: ``thumb2(prefix, impl, core)``.
 
-impl 'ctmul' (constant time) is generated here; 'table4' and 'table8' (not constant time)
-come from :mod:`gen.kernels.ghash.tables`.  The returned C text defines
-
-    static void {prefix}_ghash_init(uint32_t *hk, const uint8_t h[16]);          (C)
-    void {prefix}_ghash_blocks(const uint32_t *hk, uint8_t y[16],
-                               const uint8_t *in, size_t nblocks);                (asm)
-
-with y = (y ^ x_i) * H for each 16-byte block x_i; y and in may be unaligned.
-
-How ctmul is generated (all structure from :mod:`gen.kernels.ghash.model`):
-
-* The Karatsuba plan (two levels, 9 word products) fixes the operand words; ``init``
-  stores, for each product, the H-side operand already cut into its four hole classes
-  (``& 0x11111111 << c``), so ``blocks`` only masks the y side.
-* One 32x32 carry-less product = 16 integer products a_j * b_k collected per output class
-  c = j + k mod 4.  XOR is the safe way to collect them (each product has at most 8 partial
-  products per bit, 8 < 16 fits the 4-bit holes).  Adding two products is also safe when
-  the largest per-bit count of their sum stays <= 15: ``hole_groups`` checks every pair by
-  counting partial products (with all bits set, the worst case) and pairs them where it
-  holds; on Cortex-M4 a pair costs one UMULL + one UMLAL instead of two UMULL + two EOR.
-* Cortex-M4 "masked chains" (``m4_class_plan``): a class is summed in one register pair
-  with UMULL/UMLAL only.  After a group the pair is ANDed with the class mask, so every
-  hole field holds 0 or 1 (the parity so far), and the next product can be ADDED on top
-  (1 + 8 <= 15); the parity of the field is still the XOR.  The mask is applied per
-  32-bit word, only where needed: a product's counts are highest around bit 31 and lower
-  in the high word, so after some groups masking the high word alone keeps every field
-  <= 15.  ``best_chain`` tries every order, grouping and choice of masked words per class
-  and proves each with worst-case field bounds (``chain_bounds``); classes 0 and 2 take 3
-  mask instructions, class 3 takes 4 (with both words at every step: 4, 4 and 6).  No
-  temporary pair is needed, which frees the two registers of D (14 in all: 4 y classes,
-  4 H classes, result R, chain pair, D): class 1 (two pairs of count 15, 3 masks as a
-  chain against 2 XORs) is the *deferred* class, its groups are XORed unmasked into D
-  across the blocks of a group, and D is masked and merged into R once per product and
-  group (4 instructions instead of 4 per block).
-* Cortex-M3: UMULL/UMLAL/SMULL/SMLAL terminate early on small operands, so their timing
-  depends on (secret) data.  The M3 code uses only MUL (32x32->32, one cycle whatever the
-  data) and the bit-reversal identity of the model:
-  high32(clmul(a, b)) = rev32(low32(clmul(rev32 a, rev32 b))) >> 1, with RBIT (present on
-  ARMv7-M, so on M3).  18 products instead of 9; their H sides (direct and bit-reversed)
-  are precomputed the same way.
-* Aggregated reduction (``GROUP_BLOCKS`` per core: M4 8, M3 4): while at least that many
-  blocks remain, a group of k blocks is folded as
-  y' = (y ^ x_0) H^k ^ x_1 H^(k-1) ^ ... ^ x_(k-1) H.  Every step after the integer
-  multiplies is linear over XOR, so per Karatsuba product the k blocks' results are
-  XORed as they come out (M4: the chain classes masked into the 64-bit accumulator r8:r9,
-  the deferred class unmasked into D; M3: into four unmasked class accumulators, masked
-  and merged once per product and group), and the recombination and the reduction run
-  once per group.  The remaining
-  nblocks mod k blocks go one at a time with H.  hk holds the classes of H^1..H^k
-  (k times the single-power size).  Loop counts depend on nblocks only.
-* Products are stored on the stack as 64-bit (lo, hi) pairs in plan order, recombined
-  with the Karatsuba XOR network (with the shared terms) and reduced modulo
-  x^128 + x^7 + x^2 + x + 1 with shifted-operand EORs.  init keeps P' = P * x^-1 in place
-  of each power P of H, which saves the model's shift of the product by one bit.
+impl 'ctmul' (constant time) is generated here; 'table4' and 'table8' (not constant time) come
+from :mod:`gen.kernels.ghash.tables`.  Defines ``{prefix}_ghash_init(hk, h)`` (C) and
+``{prefix}_ghash_blocks(hk, y, in, nblocks)`` (asm), y = (y ^ x_i) * H, unaligned y and in.
+ctmul follows :mod:`gen.kernels.ghash.model`: Karatsuba with the H side precomputed per class;
+M4 sums each class with UMULL/UMLAL in masked chains (``best_chain``, proven by worst-case field
+bounds); M3 uses only MUL and RBIT; aggregated reduction over ``GROUP_BLOCKS``.  Loop counts
+depend on nblocks only.  The chains, the register budget and the reduction: docs/internals/ghash.md.
 """
 from __future__ import annotations
 

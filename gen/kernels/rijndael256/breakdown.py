@@ -1,5 +1,5 @@
 """Where a Rijndael-256 block's cycles go, per component and per ShiftRows strategy (the
-README's breakdown): S-box, ShiftRows (explicit, packed and natural) or its fixsliced
+docs/block-ciphers.md's breakdown): S-box, ShiftRows (explicit, packed and natural) or its fixsliced
 compensation, MixColumns, AddRoundKey, packing.
 
 Method: every distinct part is compiled ALONE by gen/kernels/thumb2_function.compile_function

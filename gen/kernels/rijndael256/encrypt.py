@@ -1,36 +1,11 @@
 """Bitsliced Rijndael-256 encryption of one block, built as IR, with ShiftRows either routed
 explicitly or fixsliced away.
 
-Layout.  One 256-bit block fills the 8 bit-plane words exactly as two AES blocks do in
-gen/kernels/aes/fixsliced.py, and the same SWAPMOVE transpose packs it: only the order in which
-the 8 column words enter the transpose changes (free), chosen so that in plane ``Q[b]`` (bit b
-of every byte) the byte at row r, column c sits at bit ``8 r + c``.  A byte of the plane word is
-a state row, its 8 bits are the 8 columns in order (gen/kernels/rijndael256/linear.py).
-
-Alignments.  The state after round j is kept as ``T_j = SR^-a_j(S_j)`` and round key j is stored
-as ``SR^-a_j(K_j)``.  Round j then applies the S-box (byte-wise: it commutes with ShiftRows), an
-explicit packed ``SR^e`` with e = a_(j-1) + 1 - a_j (mod 8), the twisted MixColumns
-``M_a = SR^-a . MC . SR^a`` with a = a_j (linear.py, proven with SymPy) and AddRoundKey.
-What is left at either end is done on the natural words, where ShiftRows only moves whole
-bytes between column words (4 groups of bytes, 7 ops per word, against 13 per plane packed):
-``SR^-a_0`` before packing, ``SR^a_Nr`` after unpacking.
-
-* ``explicit``: a = 7, 0, 0, ..., 0, 1.  Rounds 2..13 spend an explicit packed ShiftRows
-  (row r rotates right by o_r = 0, 1, 3, 4 bits inside its byte: 7 groups, every mask a Thumb-2
-  immediate, 7 ANDs + 6 EORs whose flexible operand does the shift = 13 ops per plane, 104 per
-  round) and plain MixColumns M_0 (AES's: word rotations by 8 and 16, xtime across planes);
-  the first and the last ShiftRows are folded into the packing and the unpacking.
-* ``fixsliced``: a_j = j mod 8 (Adomnicai & Peyrin's fixslicing): no explicit ShiftRows, eight
-  MixColumns variants cycling with the round; the neighbour maps of M_a rotate each row by a
-  different amount (o_(r+1) - o_r = 1, 2, 1, -4 is not uniform), up to 6 groups per plane for
-  R_1 and 4 for R_2 where AES has 2.  After 14 rounds the state is SR^-6(S), fixed after
-  unpacking.
-
-S-box: the Boyar-Peralta circuit with its NOTs folded (S(x) ^ 0x63); ShiftRows and MixColumns
-map the all-0x63 state to itself, so the constant is folded into round keys 1..14 (keyschedule).
-
-Memories: ``in`` / ``out`` (8 little-endian words = the 32 block bytes; word c = column c),
-``rk`` (8 x 15 words: rk[8 j + b] = plane b of round key j, same layout).
+One 256-bit block fills AES's 8 plane words (bit 8 r + c of plane b = bit b of byte (r, c)).
+The state after round j is SR^-a_j(S_j): ``explicit`` (a = 7, 0, ..., 0, 1: a packed ShiftRows
+in rounds 2..13 and plain MixColumns) or ``fixsliced`` (a_j = j mod 8, Adomnicai & Peyrin: eight
+MixColumns variants, no ShiftRows).  S-box: Boyar-Peralta with its NOTs folded into round keys.
+The alignments, the op counts and the memories: docs/internals/rijndael256.md.
 """
 from __future__ import annotations
 

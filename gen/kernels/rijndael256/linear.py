@@ -1,31 +1,11 @@
 """Rijndael-256's linear layer on the packed layout, as data, and its SymPy proofs over GF(2).
 
-Layout (one 256-bit block, gen/kernels/rijndael256/encrypt.py)
--------------------------------------------------------------
-Natural form: 8 little-endian words ``W[c]`` = column c; state row r sits in bits 8r..8r+7.
-Packed form: 8 bit-plane words ``Q[b]``; the bit b of state byte (row r, column c) is bit
-``8r + c`` of ``Q[b]``: a byte of the word is a row, its 8 bits are the 8 columns in order.
-
-ShiftRows rotates row r left by o_r = 0, 1, 3, 4 columns (Daemen & Rijmen, *The Design of
-Rijndael*, Table 3.1, Nb = 8):  SR(S)[r][c] = S[r][c + o_r mod 8].  Its order is 8 (row 1).
-
-Twisted MixColumns (fixslicing, Adomnicai & Peyrin, TCHES 2021/1, carried over to Nb = 8)
-----------------------------------------------------------------------------------------
-With the state kept as T = SR^-a(S), a round's MixColumns becomes
-
-    M_a = SR^-a . MC . SR^a,   M_a(T)[r][c] = sum_i MC[r][i] . T[r+i][c + a (o_{r+i} - o_r)]
-
-(row indices mod 4, columns mod 8).  In the packed layout the neighbour map
-``R_{d,a}``: (row r, column c) <- (row r+d, column c + a (o_{r+d} - o_r)) is a bit permutation
-of each plane word; unlike AES (where the column shift a*d is the same for every row) the
-shift differs from row to row, because o_{r+1} - o_r = 1, 2, 1, -4 is not constant: that is the
-non-uniform rotation which makes Rijndael-256's fixslicing dearer (Lestari et al., IIUM Eng. J.
-27(2), 2026).  MixColumns itself is AES's bitsliced formula (aes_mixcolumns):
-
-    s_b = R_{1,a}(q_b);  t_b = q_b ^ s_b;  out_b = xtime(t)_b ^ s_b ^ R_{2,a}(t_b)
-
-(R_{2,a}(t) = a_{r+2} + a_{r+3} because R_{2,a} . R_{1,a} = R_{3,a}).  a = 0 is plain
-MixColumns: R_{1,0}, R_{2,0} are word rotations by 8 and 16.  Eight variants, a = 0..7.
+ShiftRows rotates row r by o_r = 0, 1, 3, 4 columns (Daemen & Rijmen, *The Design of Rijndael*,
+Table 3.1, Nb = 8).  Twisted MixColumns M_a = SR^-a . MC . SR^a (fixslicing, Adomnicai & Peyrin,
+TCHES 2021/1, carried over to Nb = 8) uses neighbour maps that rotate each row by a different
+amount, which makes Rijndael-256's fixslicing dearer than AES's (Lestari et al., IIUM Eng. J.
+27(2), 2026).  Eight variants, a = 0..7.  The layout and the derivation:
+docs/internals/rijndael256.md.
 """
 from __future__ import annotations
 

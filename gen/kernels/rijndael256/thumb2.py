@@ -1,26 +1,10 @@
 """Rijndael-256 encryption as generated Thumb-2: the IR of encrypt.py cut into segments that the
 list scheduler takes one after the other, in stored evaluation orders.
 
-The trick is AES's (gen/kernels/aes/thumb2.py): the register allocator spills far less when the
-program is scheduled piece by piece in orders found offline by simulated annealing than when
-one greedy pass sees the whole 3,700-op block.  Segments:
-
-* ``pre``: loading the block, the natural ShiftRows folded into the packing, the transpose;
-* ``ark+sbox``: AddRoundKey j-1 followed by round j's S-box.  The S-box is AES's circuit (the
-  encrypt2 kernels' stored choice, aes_thumb2.CIRCUIT: 'ark+sbox@bpc113' with the 113-gate one)
-  and AddRoundKey AES's, emitted identically, so AES's stored order for the same segment
-  (gen/kernels/aes/thumb2_orders.py) is used as is unless the own orders file keeps one;
-* ``lin:<e>:<a>``: the explicit packed SR^e and the MixColumns variant M_a (a '-': the last
-  round, no MixColumns); its order comes from gen/kernels/rijndael256/thumb2_orders.py
-  (``python -m gen.kernels.rijndael256.thumb2``, the same annealing as AES's, cost = modelled
-  cycles of the segment alone), or, for a kind without a stored order, the greedy
-  register-pressure scheduler;
-* ``final``: the last AddRoundKey, unpacking, the natural ShiftRows fix, the stores.
-
-``rk`` is not pinned: rk, out and in are pushed with the callee-saved registers (their homes)
-so all 14 registers hold values; measured on the M4 model, pinning rk costs about 190 cycles
-per block in spill code.  Everything else is gen/kernels/thumb2_function.compile_function.
-The key schedule (``compile_keyschedule``) is segmented the same way around its SubWords.
+The trick is AES's (gen/kernels/aes/thumb2.py): segments ``pre``, ``ark+sbox`` (AES's circuit and
+stored order), ``lin:<e>:<a>`` (orders in thumb2_orders.py, ``python -m
+gen.kernels.rijndael256.thumb2``) and ``final``; rk is homed, not pinned, so all 14 registers hold
+values.  The segments and the pinning measurement: docs/internals/rijndael256.md.
 """
 from __future__ import annotations
 

@@ -1,18 +1,10 @@
 """SPEEDY-r-192 key schedule into column-sliced round keys, built as IR (no data-dependent
 index or branch: the schedule is a public bit permutation).
 
-k_r[p] = K[sigma^r(p)] with sigma(p) = 7 p + 1 mod 192.  Since sigma(6 i + j) = 6 (7 i + j) +
-(j + 1) for j < 5 (and 6 (7 i + 6) + 0 for j = 5), column j of k_r is ONE column of K,
-(j + r) mod 6, with its rows permuted by i -> 7^r i + b mod 32: a within-word bit permutation.
-7^4 = 1 mod 32, so keys 4 and 0 differ by rotations only, and 7^2 = 17 moves only the odd rows
-(by 16).  Each column word is therefore built from the cheapest word already made from the same
-key column (K's own column after packing, or an earlier round key's), with bitperm.emit_gather;
-the cost model picks rotations (1 op) and the x17 map (4 ops) where they apply, and a full
-row shuffle (x7: 16 groups, 31 ops) only once per key column, for k_1.
-
-Round constants: rk_r = k_r ^ c_{r-1} for r = 1 .. R-1 (the constant added at the end of round
-r - 1 meets round key r before anything else), rk_0 = k_0, rk_R = k_R.  Constants are sliced
-at generation time.  Memories: ``key`` (6 little-endian words), ``rk`` (6 (R + 1) words).
+k_r[p] = K[sigma^r(p)], sigma(p) = 7 p + 1 mod 192: column j of k_r is one column of K with its
+rows permuted, so each column word is built from the cheapest word already made from the same
+key column (bitperm.emit_gather).  rk_r = k_r ^ c_{r-1} for r = 1 .. R-1.  Memories: ``key``
+(6 words), ``rk`` (6 (R + 1) words).  The derivation: docs/internals/speedy.md.
 """
 from __future__ import annotations
 

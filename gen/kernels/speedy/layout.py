@@ -1,23 +1,9 @@
 """SPEEDY's column-sliced layout and the packing transpose (bytes <-> column words), as IR.
 
-Sliced form: word j = state column j (j = 0..5), row i at bit 31 - i.  State bit p = 6 i + j,
-bit 0 being the MSB of byte 0.  Bytes arrive as 6 little-endian words (the backends' ``in``).
-
-The transpose (192 bits, rows of 6) is not a power-of-two shape.  It runs in three steps:
-
-  1. halves: one SWAPMOVE by 16 between byte words k and k + 3 (k = 0, 1, 2) puts the first
-     half of the block (rows 0..15) in the top 16 bits of six words and the second half
-     (rows 16..31) in the bottom 16 bits, at the same offsets: from here on every mask and
-     shift moves both halves at once.  4 ops per pair (aes_face's SWAPMOVE by 16, no mask).
-  2. gather (gen/kernels/bitperm.py) into an intermediate layout L of 8 words: row i in word
-     i mod 8, byte (from the top) i div 8, its column c at bit c of that byte counted from the
-     top (LSB position 31 - 8 (i div 8) - c); bits 6, 7 of every byte are 0.  Rows move as whole
-     6-bit runs except where little-endian byte order splits them: 24 (source word, rotation)
-     groups, about 2 ops each (48 without step 1).
-  3. three SWAPMOVE stages exchange word-index bit k with position bit k (k = 0, 1, 2): the
-     word index becomes the column, the position the row (the AES packing transpose's pattern).
-     Words 6 and 7 come out zero and are never used (dead ops removed); unpacking runs the
-     steps backwards with those words known zero (3 ops instead of 4 per SWAPMOVE with one).
+Sliced form: word j = state column j (j = 0..5), row i at bit 31 - i.  The 192-bit transpose
+(rows of 6, not a power-of-two shape) runs in three steps: a SWAPMOVE by 16 into halves, a gather
+(gen/kernels/bitperm.py) into an 8-word intermediate layout, and three SWAPMOVE stages.  The
+steps and their op counts: docs/internals/speedy.md.
 """
 from __future__ import annotations
 

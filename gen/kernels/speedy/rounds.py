@@ -1,19 +1,10 @@
 """SPEEDY's round function on column words, with rotations kept lazy.
 
-A value is a pair ``(vreg, rot)`` meaning ``ror(vreg, rot)``.  ShiftColumns rotates column j
-left by j, which only changes ``rot``: no op at all.  Every consumer takes the rotation into
-the flexible second operand of its own op (one Thumb-2 instruction either way): an S-box gate
-``x OP y`` is ``OP(x.v, ror(y.v, y.rot - x.rot))`` with the rotation of ``x``; AddRoundKey
-``rk ^ ror(x.v, x.rot)`` ends with rotation 0.  So both ShiftColumns cost nothing, and the S-box
-costs exactly its gate count (47) per application, whatever the columns' rotations.
-
-MixColumns XORs seven left rotations of a column by MC_OFFSETS = {0, 1, 5, 9, 15, 21, 26}.
-Two pairs share the distance 5 ({0, 5} and {21, 26}), so ``t = x ^ rotl(x, 5)`` and
-``y = t ^ rotl(t, 21) ^ rotl(x, 1) ^ rotl(x, 9) ^ rotl(x, 15)``: 5 EORs instead of 6
-(``mix_plan`` finds such pairs for any offset set).  5 is the minimum for any chain of EORs of
-rotated words: gen/circuits/rotxor_chain.py checks every chain of 4 and none gives it.  Round constants are folded into the next
-round key by the key schedule, so a middle round costs 6 loads + 6 EORs (key) + 2 x 47 (S-box)
-+ 6 x 5 (MixColumns) ops.
+A value is ``(vreg, rot)``: ShiftColumns only changes ``rot`` and every consumer folds the
+rotation into its flexible second operand, so ShiftColumns is free and the S-box costs its 47
+gates.  MixColumns shares the distance-5 pairs of MC_OFFSETS: 5 EORs instead of 6 (``mix_plan``),
+shown minimal by gen/circuits/rotxor_chain.py.  Round constants are folded into the round keys.
+The op counts: docs/internals/speedy.md.
 """
 from __future__ import annotations
 

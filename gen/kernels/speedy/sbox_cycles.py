@@ -1,18 +1,13 @@
 """Pick SPEEDY's S-box circuit by modelled cycles, register pressure included.
 
-Every circuit of the pool (gen/circuits/sbox_pool.py: greedy-with-beam sums of products,
-factored and shared, with BIC/ORN absorbing negations, and XOR against built signals) is checked
-on all 64 inputs against the S-box table, put into one whole middle round (AddRoundKey, SB, SC,
-SB, SC, MC: gen/kernels/speedy/rounds.py, ShiftColumns' rotations carried lazily) and that round
-is compiled for the core by the generator's own pipeline as the kernel is (gen/kernels/
-thumb2_function, the cheapest of encrypt.THUMB2_STRATEGIES' list schedulers; register allocator
-with 13 registers and Belady spilling, STRD pairing), so the score
-is the modelled cycles of the round *with* the spills and reloads that the circuit's shape
-causes, not a gate count.  Ties go to fewer gates, then to the pool order (deterministic).
+Every circuit of gen/circuits/sbox_pool.py is checked on all 64 inputs, put into one middle
+round and compiled by the generator's own pipeline; the score is that round's modelled cycles,
+spills included (ties: fewer gates, then pool order).
 
     .venv/bin/python -m gen.kernels.speedy.sbox_cycles     # prints the scores and the winner
 
-reproduces ``gen/circuits/speedy_sbox.GATES``; tests/test_speedy_sbox_cycles.py checks it does.
+reproduces ``gen/circuits/speedy_sbox.GATES`` (tests/test_speedy_thumb2.py).  More:
+docs/internals/speedy.md.
 """
 from __future__ import annotations
 
