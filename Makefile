@@ -1,6 +1,9 @@
 # slicegen: `make` builds the default drops into out/; `make test` runs the whole suite;
 # `make` also regenerates the tables of README.md and docs/ (python -m gen.report);
 # `make vendor-check` builds every drop under every flag set of emu/vendoring/flagsets.py (test_vendoring).
+# `make mbedtls-check` runs Mbed TLS 3.6's own GCM, cipher-GCM and PSA suites over the generated
+# MBEDTLS_GCM_ALT adapter on the host and on the Cortex-M4 code, and compares cycles (docs/mbedtls.md);
+# Mbed TLS's source comes from Debian at build time.
 # All do their own idempotent set-up: a .venv with the pinned Python packages, and from Debian
 # when missing: arm-none-eabi-gcc (with newlib's headers), the host gcc/g++, clang with its
 # sanitizer runtimes (the vendoring checks), and for armv8a aarch64-linux-gnu-gcc, llvm-19
@@ -10,7 +13,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
-.PHONY: all setup toolchain test vendor-check clean-venv
+.PHONY: all setup toolchain test vendor-check mbedtls-check clean-venv
 
 all: setup
 	$(PY) -m gen build --defaults -j $(JOBS) -o out
@@ -43,6 +46,12 @@ toolchain:
 	   && command -v llvm-objdump-19 && command -v qemu-aarch64; } >/dev/null 2>&1 || { \
 	  echo "installing gcc-aarch64-linux-gnu g++-aarch64-linux-gnu llvm-19 qemu-user (apt)"; \
 	  $(APT_INSTALL) gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross llvm-19 qemu-user >/dev/null; }
+	@# mbedtls-check (issue 32): dpkg-source and bzip2 unpack Debian's Mbed TLS source package; the
+	@# 32-bit Arm Linux cross compiler builds the suites over the Cortex-M4 drops, run by qemu-arm
+	@{ command -v dpkg-source && command -v bzip2 && command -v arm-linux-gnueabihf-gcc \
+	   && command -v qemu-arm; } >/dev/null 2>&1 || { \
+	  echo "installing dpkg-dev bzip2 gcc-arm-linux-gnueabihf qemu-user (apt)"; \
+	  $(APT_INSTALL) dpkg-dev bzip2 gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user >/dev/null; }
 
 	@# rv32imac (issue 36): the RISC-V bare-metal gcc (rv32imac/ilp32 multilib) and picolibc's headers
 	@# (hosted compiles of the vendoring matrix); clang and llvm-mca-19 come with the lines above
@@ -55,6 +64,22 @@ test: setup
 
 vendor-check: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider tests/test_vendoring.py --vendor-all
+
+# Mbed TLS 3.6 (pinned, from Debian's source package) in build/mbedtls/src (gitignored), built in
+# copies beside it; the adapter over the three AES key sizes' portable drops (host) and Cortex-M4
+# drops (static armhf Linux programs under qemu-arm, the drops compiled -mcpu=cortex-m4); then the
+# cycles on the M4 model: crypt_and_tag over the drop within 1.05x of its own encrypt at 4 KiB.
+MBEDTLS_DIR      := build/mbedtls
+MBEDTLS_DROPS    := aes128gcm-portable aes192gcm-portable aes256gcm-portable
+MBEDTLS_M4_DROPS := aes128gcm-m4-ffs aes192gcm-m4-ffs aes256gcm-m4-ffs
+
+mbedtls-check: setup
+	emu/checks/mbedtls/fetch.sh $(MBEDTLS_DIR)
+	$(PY) -m gen.integrations.mbedtls $(MBEDTLS_DROPS) -o $(MBEDTLS_DIR)/alt
+	$(PY) -m emu.checks.mbedtls_suites --src $(MBEDTLS_DIR)/src --alt $(MBEDTLS_DIR)/alt -j $(JOBS)
+	$(PY) -m gen.integrations.mbedtls $(MBEDTLS_M4_DROPS) -o $(MBEDTLS_DIR)/alt-m4
+	$(PY) -m emu.checks.mbedtls_suites --src $(MBEDTLS_DIR)/src --alt $(MBEDTLS_DIR)/alt-m4 --place m4 -j $(JOBS)
+	$(PY) -m emu.bench.mbedtls --src $(MBEDTLS_DIR)/src --alt $(MBEDTLS_DIR)/alt-m4 --max-ratio 1.05
 
 clean-venv:
 	rm -rf $(VENV)

@@ -1,0 +1,1 @@
+"""Glue that puts drops inside other libraries (today: Mbed TLS 3.6's MBEDTLS_GCM_ALT)."""

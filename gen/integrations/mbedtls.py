@@ -1,0 +1,72 @@
+"""Mbed TLS 3.6's MBEDTLS_GCM_ALT over GCM drops: gcm_alt.h (mbedtls_gcm_context) and gcm_alt.c
+(the nine mbedtls_gcm_* functions), from templates/mbedtls_gcm_alt.*.j2. One adapter serves one
+AES GCM drop per key size (128, 192, 256: the context holds each); setkey picks by key length.
+
+    python -m gen.integrations.mbedtls PRESET|FILE.toml... -o DIR
+
+writes the drops' headers (the same bytes `slicegen build` writes) and the adapter pair to DIR.
+Rendering only: the drops are validated by `slicegen build`, the adapter by `make mbedtls-check`.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from gen.config import Config, load_toml
+from gen.drop import render as drop_render
+from gen.errors import ConfigError
+from gen.presets import preset
+from gen.templating import render
+from gen.version import GENERATOR_VERSION
+
+
+def _config(arg: str) -> Config:
+    return load_toml(arg) if arg.endswith(".toml") else preset(arg)
+
+
+def drops_of(configs: list[Config]) -> list[dict]:
+    """One entry per key size, in key order; refuses non-GCM or non-AES drops and two of one size."""
+    drops = {}
+    for c in configs:
+        if c.mode != "gcm" or not c.cipher.startswith("aes"):
+            raise ConfigError(f"{c.name}: the Mbed TLS GCM adapter takes AES GCM drops (cipher aes128|aes192|aes256, mode gcm)")
+        bits = 8 * c.spec.key_bytes
+        if bits in drops:
+            raise ConfigError(f"{c.name}: two drops for AES-{bits} ({drops[bits]['name']} already)")
+        drops[bits] = {"bits": bits, "name": c.name, "p": c.prefix, "P": c.prefix.upper()}
+    return [drops[b] for b in sorted(drops)]
+
+
+def adapter(configs: list[Config], command: str) -> dict[str, str]:
+    """{file name: text} of the adapter pair."""
+    drops = drops_of(configs)
+    args = {"drops": drops, "command": command, "version": GENERATOR_VERSION}
+    return {"gcm_alt.h": render("mbedtls_gcm_alt.h.j2", **args), "gcm_alt.c": render("mbedtls_gcm_alt.c.j2", **args)}
+
+
+def write(configs: list[Config], out: Path, command: str) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    files = {f"{c.name}.h": drop_render.header(c, f"slicegen build {c.name}")[0] for c in configs}
+    files.update(adapter(configs, command))
+    for name, text in files.items():
+        (out / name).write_text(text)
+    return [out / n for n in files]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m gen.integrations.mbedtls", description=__doc__.split("\n\n")[0])
+    ap.add_argument("configs", nargs="+", metavar="PRESET|FILE.toml")
+    ap.add_argument("-o", "--out", required=True, type=Path)
+    a = ap.parse_args(argv)
+    try:
+        configs = [_config(x) for x in a.configs]
+        write(configs, a.out, "python -m gen.integrations.mbedtls " + " ".join(a.configs))
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
