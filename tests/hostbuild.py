@@ -1,6 +1,6 @@
 """Build a drop's header straight from the generator (no validation run) and compile C test programs
 around it: for the host with clang's sanitizers (and libFuzzer), or for AArch64 as a static program
-run under qemu-aarch64. Shared by tests/test_length_limits.py and the fuzzing tests."""
+run under qemu-aarch64. Shared by tests/test_length_limits.py and tests/fuzz/."""
 from __future__ import annotations
 
 import subprocess
@@ -39,12 +39,17 @@ def render(name: str, workdir: Path) -> Header:
     return Header(path, config.prefix, config)
 
 
-def compile_host(sources: list[Path], hdr: Header, out: Path, extra: list[str] = (), fuzzer=False,
-                 opt="-O1") -> Path:
-    """clang with ASan + UBSan (and libFuzzer's main when `fuzzer`)."""
-    san = ["-fsanitize=fuzzer,address,undefined", *SANITIZE[1:]] if fuzzer else SANITIZE
-    toolchain.run([toolchain.tool("clang"), *STRICT, opt, *san, *hdr.defines(), *extra,
+def compile_host(sources: list[Path], hdr: Header, out: Path, extra: list[str] = ()) -> Path:
+    """clang with ASan + UBSan."""
+    toolchain.run([toolchain.tool("clang"), *STRICT, "-O1", *SANITIZE, *hdr.defines(), *extra,
                    *map(str, sources), "-o", str(out)], out.parent)
+    return out
+
+
+def compile_fuzzer(source: Path, out: Path, flags: list[str], libs: list[str]) -> Path:
+    """clang with libFuzzer's main, ASan and UBSan (the drops' headers named by `flags`)."""
+    toolchain.run([toolchain.tool("clang"), *STRICT, "-O1", "-fsanitize=fuzzer,address,undefined",
+                   *SANITIZE[1:], *flags, str(source), *libs, "-o", str(out)], out.parent)
     return out
 
 
