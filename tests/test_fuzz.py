@@ -1,0 +1,75 @@
+"""The CI slice of the fuzzing (issue 33; `make fuzz` is the long form): the plain references of
+tests/fuzz/ on the designers' known answers, each libFuzzer target replaying its committed corpus
+and then fuzzing a few seeded seconds without a divergence or a sanitizer report, and a planted
+bug (a GCM drop accepting a 17-byte tag) that the GCM target must find."""
+import json
+import subprocess
+
+import pytest
+
+from emu.machines import toolchain
+from gen.ciphers import base
+from tests import hostbuild
+from tests.fuzz import run, targets
+
+SECONDS = 5
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            work = tmp_path_factory.mktemp(name)
+            cache[name] = (targets.build(targets.TARGETS[name], work), work)
+        return cache[name]
+    return get
+
+
+def test_references_match_known_answers(tmp_path):
+    exe = tmp_path / "ref_kat"
+    toolchain.run([toolchain.tool("clang"), *hostbuild.STRICT, "-O1", *hostbuild.SANITIZE,
+                   str(targets.HERE / "ref_kat.c"), "-lm", "-o", str(exe)], tmp_path)
+    lines, want = [], []
+    for cipher in ("rijndael256", "speedy"):
+        data = json.loads((base.DATA_DIR / f"{cipher}.json").read_text())
+        for v in data["vectors"]:
+            name = f"speedy{v['rounds']}" if cipher == "speedy" else cipher
+            lines.append(f"{name} {v['key']} {v['plaintext']}")
+            want.append(v["ciphertext"].upper())
+    assert len(want) >= 15
+    proc = subprocess.run([str(exe)], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == want
+
+
+@pytest.mark.parametrize("name", sorted(targets.TARGETS))
+def test_corpus_replays_and_seeded_run_is_clean(built, name):
+    exe, work = built(name)
+    target = targets.TARGETS[name]
+    inputs = len(list(target.corpus.iterdir()))
+    assert inputs >= 20, "the committed corpus is missing"
+    figs = run.replay(exe, target, work)
+    assert figs.ok, figs.log.read_text()[-3000:]
+    assert figs.execs >= inputs and figs.edges > 100
+    figs = run.fuzz(exe, target, SECONDS, seed=1, work=work, keep=False)
+    assert figs.ok, figs.log.read_text()[-3000:]
+    assert figs.execs > 1000
+
+
+def test_planted_bug_is_found(tmp_path):
+    """The GCM drops' tag-length check made one too lax (17 accepted): the fuzzer must report it."""
+    target = targets.TARGETS["gcm_portable"]
+    defines = []
+    for define, preset in target.drops:
+        hdr = hostbuild.render(preset, tmp_path)
+        text = hdr.path.read_text()
+        assert "(taglen >= 12 && taglen <= 16)" in text
+        hdr.path.write_text(text.replace("(taglen >= 12 && taglen <= 16)", "(taglen >= 12 && taglen <= 17)"))
+        defines.append(f'-D{define}="{hdr.path}"')
+    exe = hostbuild.compile_fuzzer(target.source, tmp_path / "mutant", [f"-I{targets.HERE}", *defines],
+                                   list(target.libs))
+    figs = run.fuzz(exe, target, 30, seed=1, work=tmp_path, keep=False)
+    assert not figs.ok
+    assert "DIVERGENCE" in figs.log.read_text() or "AddressSanitizer" in figs.log.read_text()
