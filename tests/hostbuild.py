@@ -54,9 +54,14 @@ def compile_fuzzer(source: Path, out: Path, flags: list[str], libs: list[str]) -
 
 
 def compile_aarch64(sources: list[Path], hdr: Header, out: Path, extra: list[str] = ()) -> Path:
+    return compile_aarch64_program(sources, out, [*hdr.defines(), *extra])
+
+
+def compile_aarch64_program(sources: list[Path], out: Path, flags: list[str]) -> Path:
+    """A static AArch64 Linux program for qemu-aarch64 -cpu cortex-a72."""
     plat = platforms.for_target("armv8a")
     toolchain.run([toolchain.tool(plat.cc), *plat.core_flags[QEMU_CPU], *STRICT, "-O2", "-static",
-                   *hdr.defines(), *extra, *map(str, sources), "-o", str(out)], out.parent)
+                   *flags, *map(str, sources), "-o", str(out)], out.parent)
     return out
 
 

@@ -1,7 +1,8 @@
 """The CI slice of the fuzzing (issue 33; `make fuzz` is the long form): the plain references of
 tests/fuzz/ on the designers' known answers, each libFuzzer target replaying its committed corpus
-and then fuzzing a few seeded seconds without a divergence or a sanitizer report, and a planted
-bug (a GCM drop accepting a 17-byte tag) that the GCM target must find."""
+and then fuzzing a few seeded seconds without a divergence or a sanitizer report, a planted bug (a
+GCM drop accepting a 17-byte tag) that the GCM target must find, and the ARMv8-A drops replaying
+the GCM corpus under qemu-aarch64."""
 import json
 import subprocess
 
@@ -73,3 +74,13 @@ def test_planted_bug_is_found(tmp_path):
     figs = run.fuzz(exe, target, 30, seed=1, work=tmp_path, keep=False)
     assert not figs.ok
     assert "DIVERGENCE" in figs.log.read_text() or "AddressSanitizer" in figs.log.read_text()
+
+
+def test_armv8a_replays_the_gcm_corpus(tmp_path):
+    """The ARMv8-A drops on every input of the GCM corpus under qemu-aarch64, checked against the
+    portable drops (which the host fuzzes against OpenSSL)."""
+    exe = targets.build_armv8a_replay(tmp_path)
+    corpus = targets.TARGETS["gcm_portable"].corpus
+    proc = hostbuild.run(exe, [str(corpus)], qemu=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.split() == ["replayed", str(len(list(corpus.iterdir())))]

@@ -1,5 +1,6 @@
-/* One fuzzed AES-GCM case, decoded from the fuzzer's bytes (tests/fuzz/input.h), with OpenSSL's
- * answers (tests/fuzz/ossl_gcm.h) filled in; its buffers come from tests/fuzz/heap.h. */
+/* One fuzzed AES-GCM case, decoded from the fuzzer's bytes (tests/fuzz/input.h), with the oracle's
+ * answers filled in (sg_oracle_gcm: OpenSSL's, tests/fuzz/ossl_gcm.h, or where OpenSSL is not, the
+ * portable drops', tests/fuzz/oracle_portable.h; included first); buffers from tests/fuzz/heap.h. */
 #ifndef SG_GCM_CASE_H
 #define SG_GCM_CASE_H
 
@@ -8,7 +9,6 @@
 #include <string.h>
 #include "heap.h"
 #include "input.h"
-#include "ossl_gcm.h"
 
 #define SG_CHECK(cond, what)                                                             \
     do {                                                                                 \
@@ -73,7 +73,7 @@ static void sg_case_decode(sg_case *c, const uint8_t *data, size_t size)
     sg_fill(seed ^ 0x5851f42d4c957f2du, c->y0, 16);
     c->ct = sg_alloc(&c->heap, c->len + 16u, 0);    /* + 16: EVP_EncryptFinal's room */
     memset(c->ct, 0, c->len + 16u);
-    if (c->ivlen) sg_ossl_gcm(c->key, c->keylen, c->iv, c->ivlen, c->aad, c->aadlen, c->msg, c->len, c->ct, c->tag);
+    if (c->ivlen) sg_oracle_gcm(c->key, c->keylen, c->iv, c->ivlen, c->aad, c->aadlen, c->msg, c->len, c->ct, c->tag);
     /* decrypt's inputs: one bit flipped in the tag, the ciphertext or the AAD (the tag when
      * that is empty) */
     c->dct = sg_alloc(&c->heap, c->len, c->in_off);

@@ -12,31 +12,8 @@
 #include SG_H128
 #include SG_H192
 #include SG_H256
-#include "gcm_case.h"
-#include "ghash_ref.h"
-
-#define SG_CAT_(a, b) a##_##b
-#define SG_CAT(a, b) SG_CAT_(a, b)
-
-#define SG_P aes128gcm_portable
-#include "gcm_body.h"
-#undef SG_P
-#define SG_P aes192gcm_portable
-#include "gcm_body.h"
-#undef SG_P
-#define SG_P aes256gcm_portable
-#include "gcm_body.h"
-#undef SG_P
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    sg_case c;
-    sg_case_decode(&c, data, size);
-    if (c.keylen == 16u) aes128gcm_portable_fz_run(&c);
-    else if (c.keylen == 24u) aes192gcm_portable_fz_run(&c);
-    else aes256gcm_portable_fz_run(&c);
-    sg_heap_free(&c.heap);
-    return 0;
-}
+#include "ossl_gcm.h"
+#define SG_D128 aes128gcm_portable
+#define SG_D192 aes192gcm_portable
+#define SG_D256 aes256gcm_portable
+#include "gcm_entry.h"
