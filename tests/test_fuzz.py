@@ -1,7 +1,8 @@
 """The CI slice of the fuzzing (issue 33; `make fuzz` is the long form): the plain references of
 tests/fuzz/ on the designers' known answers, each libFuzzer target replaying its committed corpus
-and then fuzzing a few seeded seconds without a divergence or a sanitizer report, a planted bug (a
-GCM drop accepting a 17-byte tag) that the GCM target must find, and the ARMv8-A drops replaying
+and then fuzzing a few seeded seconds without a divergence or a sanitizer report, planted bugs (a
+GCM drop accepting a 17-byte tag, a FACE cache wipe that lets a cached stream go on) that the
+targets must find, and the ARMv8-A drops replaying
 the GCM corpus under qemu-aarch64."""
 import json
 import subprocess
@@ -59,15 +60,21 @@ def test_corpus_replays_and_seeded_run_is_clean(built, name):
     assert figs.execs > 1000
 
 
-def test_planted_bug_is_found(tmp_path):
-    """The GCM drops' tag-length check made one too lax (17 accepted): the fuzzer must report it."""
-    target = targets.TARGETS["gcm_portable"]
+#: (target, text in its drops, the bug): a tag length one too lax; a cache wipe that does not
+#: stop a cached stream running on it
+PLANTED = [("gcm_portable", "(taglen >= 12 && taglen <= 16)", "(taglen >= 12 && taglen <= 17)"),
+           ("face_portable", "gen = cache->gen + 1u;", "gen = cache->gen;")]
+
+
+@pytest.mark.parametrize("name,text,bug", PLANTED, ids=[p[0] for p in PLANTED])
+def test_planted_bug_is_found(tmp_path, name, text, bug):
+    target = targets.TARGETS[name]
     defines = []
     for define, preset in target.drops:
         hdr = hostbuild.render(preset, tmp_path)
-        text = hdr.path.read_text()
-        assert "(taglen >= 12 && taglen <= 16)" in text
-        hdr.path.write_text(text.replace("(taglen >= 12 && taglen <= 16)", "(taglen >= 12 && taglen <= 17)"))
+        source = hdr.path.read_text()
+        assert text in source
+        hdr.path.write_text(source.replace(text, bug))
         defines.append(f'-D{define}="{hdr.path}"')
     exe = hostbuild.compile_fuzzer(target.source, tmp_path / "mutant", [f"-I{targets.HERE}", *defines],
                                    list(target.libs))

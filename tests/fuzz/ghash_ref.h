@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* z = x * y in GF(2^128), bit 0 = the most significant bit of byte 0 */
-static void sg_gf_mul(uint8_t z[16], const uint8_t x[16], const uint8_t y[16])
+static inline void sg_gf_mul(uint8_t z[16], const uint8_t x[16], const uint8_t y[16])
 {
     uint8_t v[16], r[16] = {0};
     int i, j, lsb;
@@ -24,7 +24,7 @@ static void sg_gf_mul(uint8_t z[16], const uint8_t x[16], const uint8_t y[16])
 }
 
 /* y = (y ^ x_i) * H for each 16-byte block x_i */
-static void sg_ghash_ref(const uint8_t h[16], uint8_t y[16], const uint8_t *in, size_t nblocks)
+static inline void sg_ghash_ref(const uint8_t h[16], uint8_t y[16], const uint8_t *in, size_t nblocks)
 {
     size_t b;
     int i;

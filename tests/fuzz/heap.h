@@ -12,7 +12,7 @@ typedef struct {
     int used;
 } sg_heap;
 
-static uint8_t *sg_alloc(sg_heap *h, size_t n, size_t off)
+static inline uint8_t *sg_alloc(sg_heap *h, size_t n, size_t off)
 {
     uint8_t *b = malloc(n + off + (n + off == 0));
     if (b == NULL || h->used == 8) abort();
@@ -22,7 +22,7 @@ static uint8_t *sg_alloc(sg_heap *h, size_t n, size_t off)
 
 /* A copy of src (or n bytes of 0xA5 if src is NULL): an output buffer, or the input of an
  * in-place call. */
-static uint8_t *sg_copy_of(sg_heap *h, const uint8_t *src, size_t n, size_t off)
+static inline uint8_t *sg_copy_of(sg_heap *h, const uint8_t *src, size_t n, size_t off)
 {
     uint8_t *b = sg_alloc(h, n, off);
     if (n) {
@@ -32,7 +32,7 @@ static uint8_t *sg_copy_of(sg_heap *h, const uint8_t *src, size_t n, size_t off)
     return b;
 }
 
-static void sg_heap_free(sg_heap *h)
+static inline void sg_heap_free(sg_heap *h)
 {
     while (h->used) free(h->blocks[--h->used]);
 }

@@ -13,7 +13,7 @@ typedef struct {
     size_t n;
 } sg_input;
 
-static uint32_t sg_take(sg_input *in, unsigned nbytes)   /* up to 4 bytes, big-endian */
+static inline uint32_t sg_take(sg_input *in, unsigned nbytes)   /* up to 4 bytes, big-endian */
 {
     uint32_t v = 0;
     while (nbytes--) {
@@ -23,12 +23,12 @@ static uint32_t sg_take(sg_input *in, unsigned nbytes)   /* up to 4 bytes, big-e
     return v;
 }
 
-static void sg_take_bytes(sg_input *in, uint8_t *d, size_t n)
+static inline void sg_take_bytes(sg_input *in, uint8_t *d, size_t n)
 {
     while (n--) *d++ = (uint8_t)sg_take(in, 1);
 }
 
-static void sg_fill(uint64_t seed, uint8_t *d, size_t n)
+static inline void sg_fill(uint64_t seed, uint8_t *d, size_t n)
 {
     uint64_t x = seed | 1u;
     while (n--) {
@@ -38,14 +38,14 @@ static void sg_fill(uint64_t seed, uint8_t *d, size_t n)
 }
 
 /* A length with most of the weight on small values: v < 3/4 of the range gives v % small. */
-static size_t sg_len(sg_input *in, size_t small, size_t big)
+static inline size_t sg_len(sg_input *in, size_t small, size_t big)
 {
     uint32_t v = sg_take(in, 2);
     return v < 0xC000u ? v % (small + 1u) : v % (big + 1u);
 }
 
 /* The next piece of a split message (0 .. 39 bytes, or a multiple of 64 up to 3520). */
-static size_t sg_piece(sg_input *in)
+static inline size_t sg_piece(sg_input *in)
 {
     uint32_t b = sg_take(in, 1);
     return b < 200u ? b % 40u : (b - 200u) * 64u;

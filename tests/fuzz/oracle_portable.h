@@ -11,7 +11,7 @@
     static p##_ctx ctx;                                                              \
     if (p##_init(&ctx, key, keylen) != 0) { fputs("oracle init\n", stderr); abort(); }
 
-static void sg_oracle_gcm(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+static inline void sg_oracle_gcm(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
                           const uint8_t *aad, size_t aadlen, const uint8_t *msg, size_t len,
                           uint8_t *ct, uint8_t tag[16])
 {
@@ -29,7 +29,7 @@ static void sg_oracle_gcm(const uint8_t *key, size_t keylen, const uint8_t *iv, 
     if (rc != 0) { fputs("oracle encrypt\n", stderr); abort(); }
 }
 
-static void sg_oracle_ecb(const uint8_t *key, size_t keylen, const uint8_t *in, size_t nblocks, uint8_t *out)
+static inline void sg_oracle_ecb(const uint8_t *key, size_t keylen, const uint8_t *in, size_t nblocks, uint8_t *out)
 {
     if (keylen == 16u) {
         SG_ORACLE_KEY(aes128gcm_portable, key, keylen)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <openssl/evp.h>
 
-static void sg_ossl_die(const char *what)
+static inline void sg_ossl_die(const char *what)
 {
     fprintf(stderr, "OpenSSL oracle: %s failed\n", what);
     abort();
@@ -25,7 +25,7 @@ static const EVP_CIPHER *sg_ossl_cipher(size_t keylen, int gcm)
 }
 
 /* ct = GCM-encrypt(msg), tag = the full 16-byte tag. */
-static void sg_oracle_gcm(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+static inline void sg_oracle_gcm(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
                         const uint8_t *aad, size_t aadlen, const uint8_t *msg, size_t len,
                         uint8_t *ct, uint8_t tag[16])
 {
@@ -42,7 +42,7 @@ static void sg_oracle_gcm(const uint8_t *key, size_t keylen, const uint8_t *iv, 
         sg_ossl_die("GCM final");
 }
 
-static void sg_oracle_ecb(const uint8_t *key, size_t keylen, const uint8_t *in, size_t nblocks, uint8_t *out)
+static inline void sg_oracle_ecb(const uint8_t *key, size_t keylen, const uint8_t *in, size_t nblocks, uint8_t *out)
 {
     static EVP_CIPHER_CTX *x;
     int n;

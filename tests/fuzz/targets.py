@@ -33,6 +33,7 @@ TARGETS = {
     t.name: t for t in (
         Target("gcm_portable", (("SG_H128", "aes128gcm-portable"), ("SG_H192", "aes192gcm-portable"),
                                 ("SG_H256", "aes256gcm-portable")), ("-lcrypto",)),
+        Target("face_portable", (("SG_HFACE", "aes128gcm-portable-face-r2"),), ("-lcrypto",)),
         Target("rijndael256_portable", (("SG_HR256", "rijndael256ctr-portable"),)),
         Target("speedy_portable", (("SG_HS5", "speedy5ctr-portable"), ("SG_HS6", "speedy6ctr-portable"),
                                    ("SG_HS7", "speedy7ctr-portable")), ("-lm",)),
