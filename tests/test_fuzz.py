@@ -2,17 +2,18 @@
 tests/fuzz/ on the designers' known answers, each libFuzzer target replaying its committed corpus
 and then fuzzing a few seeded seconds without a divergence or a sanitizer report, planted bugs (a
 GCM drop accepting a 17-byte tag, a FACE cache wipe that lets a cached stream go on) that the
-targets must find, and the ARMv8-A drops replaying
-the GCM corpus under qemu-aarch64."""
+targets must find, and the GCM corpus replayed on the
+ARMv8-A drops under qemu-aarch64 and on Cortex-M drops in Unicorn."""
 import json
 import subprocess
 
 import pytest
 
+from emu.checks.runner import EmuRunner, HostRunner
 from emu.machines import toolchain
 from gen.ciphers import base
 from tests import hostbuild
-from tests.fuzz import run, targets
+from tests.fuzz import emu_replay, run, targets
 
 SECONDS = 5
 
@@ -91,3 +92,21 @@ def test_armv8a_replays_the_gcm_corpus(tmp_path):
     proc = hostbuild.run(exe, [str(corpus)], qemu=True)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.split() == ["replayed", str(len(list(corpus.iterdir())))]
+
+
+#: (emulated drop, the portable drop of its key size): FACE r2 and r1 on the M4, sfs on the M3
+EMULATED = [("aes128gcm-m4-ffs-face-r2", "aes128gcm-portable"), ("aes192gcm-m4-ffs-face-r1", "aes192gcm-portable"),
+            ("aes256gcm-m3-sfs", "aes256gcm-portable")]
+
+
+@pytest.mark.parametrize("drop,oracle", EMULATED, ids=[d for d, _ in EMULATED])
+def test_cortex_m_replays_the_gcm_corpus(tmp_path, drop, oracle):
+    """Every GCM corpus input of the drop's key size that the batch driver can express, in
+    Unicorn on the drop's core, against the portable drop on the host (tests/fuzz/emu_replay.py)."""
+    mine, ref = hostbuild.render(drop, tmp_path), hostbuild.render(oracle, tmp_path)
+    host = HostRunner(toolchain.build_host_library(ref.path, ref.prefix, tmp_path))
+    inputs = emu_replay.corpus_inputs(targets.TARGETS["gcm_portable"].corpus, ref.config.spec.key_bytes)
+    assert len(inputs) >= 30
+    cases = emu_replay.cases(inputs, host)
+    emu = EmuRunner(toolchain.build_firmware(mine.path, mine.prefix, mine.config.target, tmp_path))
+    assert emu_replay.mismatches(cases, host.run(cases), emu.run(cases)) == []
