@@ -2,18 +2,20 @@
 tests/fuzz/ on the designers' known answers, each libFuzzer target replaying its committed corpus
 and then fuzzing a few seeded seconds without a divergence or a sanitizer report, planted bugs (a
 GCM drop accepting a 17-byte tag, a FACE cache wipe that lets a cached stream go on) that the
-targets must find, and the GCM corpus replayed on the
-ARMv8-A drops under qemu-aarch64 and on Cortex-M drops in Unicorn."""
+targets must find, the GCM corpus replayed on the
+ARMv8-A drops under qemu-aarch64 and on Cortex-M drops in Unicorn, and the FACE corpus's call
+sequences on Cortex-M FACE r2 drops in Unicorn."""
 import json
 import subprocess
 
 import pytest
 
+from emu.bench.face_cache import CachedDrop
 from emu.checks.runner import EmuRunner, HostRunner
 from emu.machines import toolchain
 from gen.ciphers import base
 from tests import hostbuild
-from tests.fuzz import emu_replay, run, targets
+from tests.fuzz import emu_face_replay, emu_replay, run, targets
 
 SECONDS = 5
 
@@ -110,3 +112,17 @@ def test_cortex_m_replays_the_gcm_corpus(tmp_path, drop, oracle):
     cases = emu_replay.cases(inputs, host)
     emu = EmuRunner(toolchain.build_firmware(mine.path, mine.prefix, mine.config.target, tmp_path))
     assert emu_replay.mismatches(cases, host.run(cases), emu.run(cases)) == []
+
+
+@pytest.mark.parametrize("drop", ["aes128gcm-m4-ffs-face-r2", "aes128gcm-m3-ffs-face-r2"])
+def test_cortex_m_replays_the_face_corpus(tmp_path, drop):
+    """The FACE corpus's call sequences (cached calls, streams stopped by a rebuild or a wipe,
+    re-keyed ctx) on an emulated FACE r2 drop, one cache across the steps, as face_portable.c makes
+    them (tests/fuzz/emu_face_replay.py); ciphertexts and tags from the portable drop on the host."""
+    mine, ref = hostbuild.render(drop, tmp_path), hostbuild.render("aes128gcm-portable", tmp_path)
+    host = HostRunner(toolchain.build_host_library(ref.path, ref.prefix, tmp_path))
+    replay = emu_face_replay.FaceReplay(CachedDrop(mine.path, mine.prefix, mine.config.target, tmp_path / "fw"), host)
+    inputs = sorted(targets.TARGETS["face_portable"].corpus.iterdir())
+    assert len(inputs) >= 100
+    errors = [f"{p.name}: {e}" for p in inputs for e in replay.run(p.read_bytes())]
+    assert errors == []

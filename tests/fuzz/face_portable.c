@@ -67,9 +67,12 @@ static void next_iv(sg_input *in)
         sg_take_bytes(in, st.iv, st.ivlen);
         return;
     }
-    if (kind == 7u) sg_take_bytes(in, st.base, 12);
-    else if (kind == 4u) st.base[sg_take(in, 1) % 12u] ^= (uint8_t)(1u + sg_take(in, 1) % 255u);
-    else if (kind != 5u) {               /* consecutive: bytes 4..11 count (SP 800-38D 8.2.1) */
+    if (kind == 7u) {
+        sg_take_bytes(in, st.base, 12);
+    } else if (kind == 4u) {
+        i = sg_take(in, 1) % 12u;        /* two statements: the order of the takes is fixed */
+        st.base[i] ^= (uint8_t)(1u + sg_take(in, 1) % 255u);
+    } else if (kind != 5u) {               /* consecutive: bytes 4..11 count (SP 800-38D 8.2.1) */
         if (kind == 3u) step = 1u + sg_take(in, 2);
         for (i = 11; step && i >= 4; i--) {
             step += st.base[i];
