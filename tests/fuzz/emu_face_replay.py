@@ -105,14 +105,16 @@ class FaceReplay:
             self.check(d.m.read(self.out_buf, n) == self.msg, "decrypt_cached's plaintext")
 
     def stream(self, i: _Input, cached: bool) -> None:
-        between = i.take(1) % 3
+        b = i.take(1) % 6
+        between, dec = b % 3, b >= 3
         self.message(i)
         d, n = self.d, len(self.msg)
         split = i.take(2) % (n + 1) if n else 0
         want = self.enter() if cached else 0
-        self.load(self.msg)
-        rc = (d.call("start_cached", d.stream, self.ctx(), d.cache, self.iv_buf, len(self.iv), 0) if cached
-              else d.call("start", d.stream, self.ctx(), self.iv_buf, len(self.iv), 0))
+        src = self.ct if dec else self.msg
+        self.load(src)
+        rc = (d.call("start_cached", d.stream, self.ctx(), d.cache, self.iv_buf, len(self.iv), int(dec)) if cached
+              else d.call("start", d.stream, self.ctx(), self.iv_buf, len(self.iv), int(dec)))
         self.check(rc == want, f"start returned {rc}, model {want}")
         if rc:
             return
@@ -131,8 +133,16 @@ class FaceReplay:
         stops = cached and len(iv) == 12 and self.gen != gen0
         rc = d.call("update", d.stream, self.in_buf + split, n - split, self.out_buf + split)
         self.check(rc == (ECACHE if stops else 0), f"update (second piece) returned {rc}")
+        if stops or dec:
+            d.m.write(self.tag_buf, tag[:taglen])   # what finish_verify checks (finish writes it)
         if stops:
-            self.check(d.call("finish", d.stream, self.tag_buf, taglen) == -2, "a stopped stream refuses finish")
+            self.check(d.call("finish", d.stream, self.tag_buf, taglen) == -2
+                       and d.call("finish_verify", d.stream, self.tag_buf, taglen) == -2,
+                       "a stopped stream refuses finish")
+            return
+        if dec:
+            self.check(d.call("finish_verify", d.stream, self.tag_buf, taglen) == 0, "finish_verify")
+            self.check(d.m.read(self.out_buf, n) == msg, "the stream's plaintext")
             return
         self.check(d.call("finish", d.stream, self.tag_buf, taglen) == 0, "finish")
         self.check(d.m.read(self.out_buf, n) == ct and d.m.read(self.tag_buf, taglen) == tag[:taglen],

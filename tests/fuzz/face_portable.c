@@ -1,7 +1,7 @@
 /* libFuzzer target: FACE r2's caller-owned cache across messages (the portable drop
  * aes128gcm-portable-face-r2) against OpenSSL. One input is a sequence of up to 16 steps on two
  * ctx and one cache: encrypt_cached / decrypt_cached (tampered tags too), a start_cached stream
- * with a cached call or a wipe between its pieces, uncached one-shot calls and streams, a cache
+ * (encrypting or decrypting) with a cached call or a wipe between its pieces, uncached one-shot calls and streams, a cache
  * wipe, a ctx given another key, a switch of ctx. IVs go on consecutively (bytes 4..11 a counter),
  * or one byte changes, or another length; message lengths cluster at the lean path's limits
  * (the carry pair at 4048 bytes, the stream beyond 8144). A model of the cache says when it is
@@ -138,25 +138,27 @@ static void oneshot_cached(sg_input *in, int decrypt)
     if (rc == 0) CHECK(st.len == 0 || memcmp(m.out, m.msg, st.len) == 0, "decrypt_cached's plaintext");
 }
 
-/* A stream (cached or not) in two pieces; between them a cached call or a wipe (cached: the
- * stream must then stop with ECACHE if its cache was rebuilt or wiped). */
+/* A stream (cached or not), encrypting or decrypting, in two pieces; between them a cached call
+ * or a wipe (cached: the stream must then stop with ECACHE if its cache was rebuilt or wiped). */
 static void stream_run(sg_input *in, int cached)
 {
     message m;
-    uint32_t between = sg_take(in, 1) % 3u;  /* 0 nothing, 1 a cached call, 2 a wipe */
+    uint32_t b = sg_take(in, 1) % 6u, between = b % 3u;   /* 0 nothing, 1 a cached call, 2 a wipe */
+    int dec = b >= 3u, rc, want = 0, stops;
+    const uint8_t *src;
     size_t split;
     unsigned gen0;
-    int rc, want = 0, stops;
     make_message(in, &m);
+    src = dec ? m.ct : m.msg;
     split = st.len ? sg_take(in, 2) % (st.len + 1u) : 0u;
     if (cached) want = model_enter();
-    rc = cached ? P(start_cached)(&stream, &ctxs[st.ci], &cache, st.iv, st.ivlen, 0)
-                : P(start)(&stream, &ctxs[st.ci], st.iv, st.ivlen, 0);
+    rc = cached ? P(start_cached)(&stream, &ctxs[st.ci], &cache, st.iv, st.ivlen, dec)
+                : P(start)(&stream, &ctxs[st.ci], st.iv, st.ivlen, dec);
     CHECK(rc == want, "start's return");
     if (rc) return;
     gen0 = st.gen;
     CHECK(P(aad)(&stream, m.aad, st.aadlen) == 0, "aad");
-    CHECK(P(update)(&stream, m.msg, split, m.out) == 0, "update (first piece)");
+    CHECK(P(update)(&stream, src, split, m.out) == 0, "update (first piece)");
     if (between == 1u) {
         size_t len = st.len, ivlen = st.ivlen, aadlen = st.aadlen, taglen = st.taglen;
         uint8_t iv[128];
@@ -170,10 +172,16 @@ static void stream_run(sg_input *in, int cached)
         st.gen++;
     }
     stops = cached && st.ivlen == 12u && st.gen != gen0;
-    rc = P(update)(&stream, m.msg + split, st.len - split, m.out + split);
+    rc = P(update)(&stream, src + split, st.len - split, m.out + split);
     CHECK(rc == (stops ? ECACHE : 0), "update (second piece)");
     if (stops) {
-        CHECK(P(finish)(&stream, m.got, st.taglen) == -2, "a stopped stream refuses finish");
+        CHECK(P(finish)(&stream, m.got, st.taglen) == -2 && P(finish_verify)(&stream, m.tag, st.taglen) == -2,
+              "a stopped stream refuses finish");
+        return;
+    }
+    if (dec) {
+        CHECK(P(finish_verify)(&stream, m.tag, st.taglen) == 0, "finish_verify");
+        CHECK(st.len == 0 || memcmp(m.out, m.msg, st.len) == 0, "the stream's plaintext");
         return;
     }
     CHECK(P(finish)(&stream, m.got, st.taglen) == 0, "finish");
