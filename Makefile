@@ -1,19 +1,23 @@
 # slicegen: `make` builds the default drops into out/; `make test` runs the whole suite;
 # `make` also regenerates the tables of README.md and docs/ (python -m gen.report);
 # `make vendor-check` builds every drop under every flag set of emu/vendoring/flagsets.py (test_vendoring).
+# `make fuzz` runs each libFuzzer target of tests/fuzz/ FUZZ_SECONDS (on one core) and merges what
+# adds coverage into tests/fuzz/corpus/ (docs/reliability.md); `make test` replays that corpus.
 # `make mbedtls-check` runs Mbed TLS 3.6's own GCM, cipher-GCM and PSA suites over the generated
 # MBEDTLS_GCM_ALT adapter on the host and on the Cortex-M4 code, and compares cycles (docs/mbedtls.md);
 # Mbed TLS's source comes from Debian at build time.
 # All do their own idempotent set-up: a .venv with the pinned Python packages, and from Debian
 # when missing: arm-none-eabi-gcc (with newlib's headers), the host gcc/g++, clang with its
-# sanitizer runtimes (the vendoring checks), and for armv8a aarch64-linux-gnu-gcc, llvm-19
-# (llvm-mca, the A-class cost model) and qemu-user; for rv32imac riscv64-unknown-elf-gcc and picolibc.
+# sanitizer and libFuzzer runtimes (the vendoring checks, tests/fuzz/), OpenSSL's libcrypto headers
+# (the AES-GCM fuzz oracle), for armv8a aarch64-linux-gnu-gcc, llvm-19 (llvm-mca, the A-class
+# cost model) and qemu-user; for rv32imac riscv64-unknown-elf-gcc and picolibc; for mbedtls-check
+# dpkg-dev, bzip2 and the armhf Linux cross compiler.
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
-.PHONY: all setup toolchain test vendor-check mbedtls-check clean-venv
+.PHONY: all setup toolchain test vendor-check fuzz mbedtls-check clean-venv
 
 all: setup
 	$(PY) -m gen build --defaults -j $(JOBS) -o out
@@ -37,9 +41,15 @@ toolchain:
 	  echo "installing gcc g++ (apt)"; \
 	  $(APT_INSTALL) gcc g++ >/dev/null; }
 	@{ command -v clang >/dev/null 2>&1 && echo 'int main(void){return 0;}' | \
-	   clang -x c -fsanitize=address,undefined - -o /dev/null >/dev/null 2>&1; } || { \
+	   clang -x c -fsanitize=address,undefined - -o /dev/null >/dev/null 2>&1 && \
+	   printf '#include <stdint.h>\n#include <stddef.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n){return (int)(n && d[0]) * 0;}\n' | \
+	   clang -x c -fsanitize=fuzzer,address,undefined - -o /dev/null >/dev/null 2>&1; } || { \
 	  echo "installing clang libclang-rt-dev (apt)"; \
 	  $(APT_INSTALL) clang libclang-rt-dev >/dev/null; }
+	@# tests/fuzz/ (issue 33): OpenSSL's libcrypto is the AES-GCM oracle
+	@echo '#include <openssl/evp.h>' | cc -E -x c - >/dev/null 2>&1 || { \
+	  echo "installing libssl-dev (apt)"; \
+	  $(APT_INSTALL) libssl-dev >/dev/null; }
 	@# armv8a (issue 17): the AArch64 cross compilers (C++ for the vendoring matrix), llvm-mca-19
 	@# (the A-class cost model), qemu-aarch64
 	@{ command -v aarch64-linux-gnu-gcc && command -v aarch64-linux-gnu-g++ && command -v llvm-mca-19 \
@@ -52,7 +62,6 @@ toolchain:
 	   && command -v qemu-arm; } >/dev/null 2>&1 || { \
 	  echo "installing dpkg-dev bzip2 gcc-arm-linux-gnueabihf qemu-user (apt)"; \
 	  $(APT_INSTALL) dpkg-dev bzip2 gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user >/dev/null; }
-
 	@# rv32imac (issue 36): the RISC-V bare-metal gcc (rv32imac/ilp32 multilib) and picolibc's headers
 	@# (hosted compiles of the vendoring matrix); clang and llvm-mca-19 come with the lines above
 	@command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 && test -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs || { \
@@ -64,6 +73,11 @@ test: setup
 
 vendor-check: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider tests/test_vendoring.py --vendor-all
+
+FUZZ_SECONDS ?= 60
+
+fuzz: setup
+	$(PY) -m tests.fuzz.run --seconds $(FUZZ_SECONDS)
 
 # Mbed TLS 3.6 (pinned, from Debian's source package) in build/mbedtls/src (gitignored), built in
 # copies beside it; the adapter over the three AES key sizes' portable drops (host) and Cortex-M4

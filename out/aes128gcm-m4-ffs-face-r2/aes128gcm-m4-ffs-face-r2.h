@@ -21753,6 +21753,13 @@ static int aes128gcm_m4_ffs_face_r2_len_ok(uint64_t len)
     return len <= AES128GCM_M4_FFS_FACE_R2_MAXLEN;
 }
 
+/* SP 800-38D: an IV or AAD of at most 2^64 - 1 bits, i.e. under 2^61 bytes (a size_t reaches it
+ * on 64-bit targets only; on 32-bit ones this folds to 1). */
+static int aes128gcm_m4_ffs_face_r2_len61_ok(uint64_t len)
+{
+    return len < UINT64_C(0x2000000000000000);
+}
+
 static int aes128gcm_m4_ffs_face_r2_taglen_ok(size_t taglen)
 {
     return taglen == 4 || taglen == 8 || (taglen >= 12 && taglen <= 16);
@@ -21808,7 +21815,7 @@ void aes128gcm_m4_ffs_face_r2_ghash(const aes128gcm_m4_ffs_face_r2_ctx *ctx, uin
 
 int aes128gcm_m4_ffs_face_r2_start(aes128gcm_m4_ffs_face_r2_stream *s, const aes128gcm_m4_ffs_face_r2_ctx *ctx, const uint8_t *iv, size_t ivlen, int decrypt)
 {
-    if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0) return AES128GCM_M4_FFS_FACE_R2_EARG;
+    if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0 || !aes128gcm_m4_ffs_face_r2_len61_ok((uint64_t)ivlen)) return AES128GCM_M4_FFS_FACE_R2_EARG;
     aes128gcm_m4_ffs_face_r2_zero_struct(s, offsetof(aes128gcm_m4_ffs_face_r2_stream, face_fs));
     s->ctx = ctx;
     s->decrypt = decrypt ? 1u : 0u;
@@ -21978,7 +21985,7 @@ static int aes128gcm_m4_ffs_face_r2_args_ok(const aes128gcm_m4_ffs_face_r2_ctx *
 {
     return ctx != NULL && iv != NULL && ivlen != 0 && (aad != NULL || aadlen == 0)
         && ((in != NULL && out != NULL) || len == 0) && tag != NULL && aes128gcm_m4_ffs_face_r2_taglen_ok(taglen)
-        && aes128gcm_m4_ffs_face_r2_len_ok((uint64_t)len);
+        && aes128gcm_m4_ffs_face_r2_len_ok((uint64_t)len) && aes128gcm_m4_ffs_face_r2_len61_ok((uint64_t)ivlen) && aes128gcm_m4_ffs_face_r2_len61_ok((uint64_t)aadlen);
 }
 
 int aes128gcm_m4_ffs_face_r2_encrypt(const aes128gcm_m4_ffs_face_r2_ctx *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *aad, size_t aadlen,
@@ -22042,7 +22049,8 @@ int aes128gcm_m4_ffs_face_r2_start_cached(aes128gcm_m4_ffs_face_r2_stream *s, co
                           const uint8_t *iv, size_t ivlen, int decrypt)
 {
     int rc;
-    if (s == NULL || ctx == NULL || cache == NULL || iv == NULL || ivlen == 0) return AES128GCM_M4_FFS_FACE_R2_EARG;
+    if (s == NULL || ctx == NULL || cache == NULL || iv == NULL || ivlen == 0 || !aes128gcm_m4_ffs_face_r2_len61_ok((uint64_t)ivlen))
+        return AES128GCM_M4_FFS_FACE_R2_EARG;
     if (ivlen != 12) return aes128gcm_m4_ffs_face_r2_start(s, ctx, iv, ivlen, decrypt);
     aes128gcm_m4_ffs_face_r2_zero_struct(s, offsetof(aes128gcm_m4_ffs_face_r2_stream, face_fs));
     s->ctx = ctx;

@@ -13950,6 +13950,13 @@ static int aes128gcm_m4_ffs_len_ok(uint64_t len)
     return len <= AES128GCM_M4_FFS_MAXLEN;
 }
 
+/* SP 800-38D: an IV or AAD of at most 2^64 - 1 bits, i.e. under 2^61 bytes (a size_t reaches it
+ * on 64-bit targets only; on 32-bit ones this folds to 1). */
+static int aes128gcm_m4_ffs_len61_ok(uint64_t len)
+{
+    return len < UINT64_C(0x2000000000000000);
+}
+
 static int aes128gcm_m4_ffs_taglen_ok(size_t taglen)
 {
     return taglen == 4 || taglen == 8 || (taglen >= 12 && taglen <= 16);
@@ -13998,7 +14005,7 @@ void aes128gcm_m4_ffs_ghash(const aes128gcm_m4_ffs_ctx *ctx, uint8_t y[16], cons
 
 int aes128gcm_m4_ffs_start(aes128gcm_m4_ffs_stream *s, const aes128gcm_m4_ffs_ctx *ctx, const uint8_t *iv, size_t ivlen, int decrypt)
 {
-    if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0) return AES128GCM_M4_FFS_EARG;
+    if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0 || !aes128gcm_m4_ffs_len61_ok((uint64_t)ivlen)) return AES128GCM_M4_FFS_EARG;
     aes128gcm_m4_ffs_zero_struct(s, sizeof *s);
     s->ctx = ctx;
     s->decrypt = decrypt ? 1u : 0u;
@@ -14133,7 +14140,7 @@ static int aes128gcm_m4_ffs_args_ok(const aes128gcm_m4_ffs_ctx *ctx, const uint8
 {
     return ctx != NULL && iv != NULL && ivlen != 0 && (aad != NULL || aadlen == 0)
         && ((in != NULL && out != NULL) || len == 0) && tag != NULL && aes128gcm_m4_ffs_taglen_ok(taglen)
-        && aes128gcm_m4_ffs_len_ok((uint64_t)len);
+        && aes128gcm_m4_ffs_len_ok((uint64_t)len) && aes128gcm_m4_ffs_len61_ok((uint64_t)ivlen) && aes128gcm_m4_ffs_len61_ok((uint64_t)aadlen);
 }
 
 /* One-shot encrypt with a 96-bit IV, without the stream: J0 = IV || 1 is public, so the pairs

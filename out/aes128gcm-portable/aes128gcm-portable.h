@@ -4567,6 +4567,13 @@ static int aes128gcm_portable_len_ok(uint64_t len)
     return len <= AES128GCM_PORTABLE_MAXLEN;
 }
 
+/* SP 800-38D: an IV or AAD of at most 2^64 - 1 bits, i.e. under 2^61 bytes (a size_t reaches it
+ * on 64-bit targets only; on 32-bit ones this folds to 1). */
+static int aes128gcm_portable_len61_ok(uint64_t len)
+{
+    return len < UINT64_C(0x2000000000000000);
+}
+
 static int aes128gcm_portable_taglen_ok(size_t taglen)
 {
     return taglen == 4 || taglen == 8 || (taglen >= 12 && taglen <= 16);
@@ -4611,7 +4618,7 @@ void aes128gcm_portable_ghash(const aes128gcm_portable_ctx *ctx, uint8_t y[16], 
 
 int aes128gcm_portable_start(aes128gcm_portable_stream *s, const aes128gcm_portable_ctx *ctx, const uint8_t *iv, size_t ivlen, int decrypt)
 {
-    if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0) return AES128GCM_PORTABLE_EARG;
+    if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0 || !aes128gcm_portable_len61_ok((uint64_t)ivlen)) return AES128GCM_PORTABLE_EARG;
     aes128gcm_portable_zero_struct(s, sizeof *s);
     s->ctx = ctx;
     s->decrypt = decrypt ? 1u : 0u;
@@ -4746,7 +4753,7 @@ static int aes128gcm_portable_args_ok(const aes128gcm_portable_ctx *ctx, const u
 {
     return ctx != NULL && iv != NULL && ivlen != 0 && (aad != NULL || aadlen == 0)
         && ((in != NULL && out != NULL) || len == 0) && tag != NULL && aes128gcm_portable_taglen_ok(taglen)
-        && aes128gcm_portable_len_ok((uint64_t)len);
+        && aes128gcm_portable_len_ok((uint64_t)len) && aes128gcm_portable_len61_ok((uint64_t)ivlen) && aes128gcm_portable_len61_ok((uint64_t)aadlen);
 }
 
 int aes128gcm_portable_encrypt(const aes128gcm_portable_ctx *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *aad, size_t aadlen,
