@@ -23,14 +23,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* target: armv8a (AArch64 with the Cryptography Extension); the kernels are A64 assembly */
-#if !defined(__aarch64__) || !(defined(__ARM_FEATURE_AES) || defined(__ARM_FEATURE_CRYPTO)) || !defined(__ARM_FEATURE_SHA3)
-#error "this drop is generated for armv8a: compile it for AArch64 with -march=armv8.2-a+crypto+sha3"
-#endif
-#if defined(__AARCH64EB__) || defined(__ARM_BIG_ENDIAN)
-#error "this drop is little-endian only (its assembly loads and stores bytes as little-endian lanes): compile it without -mbig-endian"
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -70,6 +62,15 @@ int  aes128gcm_armv8a_eor3_aad(aes128gcm_armv8a_eor3_stream *s, const uint8_t *a
 int  aes128gcm_armv8a_eor3_update(aes128gcm_armv8a_eor3_stream *s, const uint8_t *in, size_t len, uint8_t *out);
 int  aes128gcm_armv8a_eor3_finish(aes128gcm_armv8a_eor3_stream *s, uint8_t *tag, size_t taglen);
 int  aes128gcm_armv8a_eor3_finish_verify(aes128gcm_armv8a_eor3_stream *s, const uint8_t *tag, size_t taglen);
+/* For integration layers (Mbed TLS's MBEDTLS_GCM_ALT, PSA drivers), whose caller compares the tag:
+ * finish_tag() closes a DECRYPTING stream and writes the tag it computed (taglen as finish()); the
+ * plaintext update() returned is unauthenticated until the caller's constant-time comparison says
+ * so. The one-shot decrypt() stays verify-then-release. A stream holds a pointer to its ctx and
+ * nothing else into memory: after a byte copy (memcpy of a struct holding both), attach() points
+ * the copy at the ctx it is to use, which must hold the same key (a byte copy of the ctx given to
+ * start()); a stream from start_cached also keeps its cache's address (the cache must not move). */
+int  aes128gcm_armv8a_eor3_finish_tag(aes128gcm_armv8a_eor3_stream *s, uint8_t *tag, size_t taglen);
+int  aes128gcm_armv8a_eor3_attach(aes128gcm_armv8a_eor3_stream *s, const aes128gcm_armv8a_eor3_ctx *ctx);
 
 #ifdef __cplusplus
 }
@@ -79,6 +80,16 @@ int  aes128gcm_armv8a_eor3_finish_verify(aes128gcm_armv8a_eor3_stream *s, const 
 
 #if defined(AES128GCM_ARMV8A_EOR3_IMPLEMENTATION) && !defined(AES128GCM_ARMV8A_EOR3_IMPLEMENTATION_DONE)
 #define AES128GCM_ARMV8A_EOR3_IMPLEMENTATION_DONE
+
+/* The declarations above are plain C for any target (an integration layer built for another
+ * core may include them); the implementation below is for this one. */
+/* target: armv8a (AArch64 with the Cryptography Extension); the kernels are A64 assembly */
+#if !defined(__aarch64__) || !(defined(__ARM_FEATURE_AES) || defined(__ARM_FEATURE_CRYPTO)) || !defined(__ARM_FEATURE_SHA3)
+#error "this drop is generated for armv8a: compile it for AArch64 with -march=armv8.2-a+crypto+sha3"
+#endif
+#if defined(__AARCH64EB__) || defined(__ARM_BIG_ENDIAN)
+#error "this drop is little-endian only (its assembly loads and stores bytes as little-endian lanes): compile it without -mbig-endian"
+#endif
 
 /* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
 #ifdef __cplusplus
@@ -4656,6 +4667,13 @@ static int aes128gcm_armv8a_eor3_len_ok(uint64_t len)
     return len <= AES128GCM_ARMV8A_EOR3_MAXLEN;
 }
 
+/* SP 800-38D: an IV or AAD of at most 2^64 - 1 bits, i.e. under 2^61 bytes (a size_t reaches it
+ * on 64-bit targets only; on 32-bit ones this folds to 1). */
+static int aes128gcm_armv8a_eor3_len61_ok(uint64_t len)
+{
+    return len < UINT64_C(0x2000000000000000);
+}
+
 static int aes128gcm_armv8a_eor3_taglen_ok(size_t taglen)
 {
     return taglen == 4 || taglen == 8 || (taglen >= 12 && taglen <= 16);
@@ -4705,7 +4723,7 @@ void aes128gcm_armv8a_eor3_ghash(const aes128gcm_armv8a_eor3_ctx *ctx, uint8_t y
 
 int aes128gcm_armv8a_eor3_start(aes128gcm_armv8a_eor3_stream *s, const aes128gcm_armv8a_eor3_ctx *ctx, const uint8_t *iv, size_t ivlen, int decrypt)
 {
-    if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0) return AES128GCM_ARMV8A_EOR3_EARG;
+    if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0 || !aes128gcm_armv8a_eor3_len61_ok((uint64_t)ivlen)) return AES128GCM_ARMV8A_EOR3_EARG;
     aes128gcm_armv8a_eor3_zero_struct(s, sizeof *s);
     s->ctx = ctx;
     s->decrypt = decrypt ? 1u : 0u;
@@ -4849,13 +4867,35 @@ int aes128gcm_armv8a_eor3_finish_verify(aes128gcm_armv8a_eor3_stream *s, const u
     return -(int)(1u & ~((diff - 1u) >> 8));
 }
 
+/* A decrypting stream's computed tag, released to a caller that compares it (gcm_api.h.j2). */
+int aes128gcm_armv8a_eor3_finish_tag(aes128gcm_armv8a_eor3_stream *s, uint8_t *tag, size_t taglen)
+{
+    uint8_t full[16];
+    if (s == NULL || s->state == 0 || s->state == 3 || !s->decrypt || tag == NULL || !aes128gcm_armv8a_eor3_taglen_ok(taglen))
+        return AES128GCM_ARMV8A_EOR3_EARG;
+    aes128gcm_armv8a_eor3_final_tag(s, full);
+    aes128gcm_armv8a_eor3_copy(tag, full, taglen);
+    aes128gcm_armv8a_eor3_zero(full, sizeof full);
+    aes128gcm_armv8a_eor3_stream_wipe(s);
+    s->state = 3;
+    return 0;
+}
+
+/* Re-point a byte-copied stream at its ctx (the only pointer a plain stream holds). */
+int aes128gcm_armv8a_eor3_attach(aes128gcm_armv8a_eor3_stream *s, const aes128gcm_armv8a_eor3_ctx *ctx)
+{
+    if (s == NULL || ctx == NULL) return AES128GCM_ARMV8A_EOR3_EARG;
+    s->ctx = ctx;
+    return 0;
+}
+
 static int aes128gcm_armv8a_eor3_args_ok(const aes128gcm_armv8a_eor3_ctx *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
                           size_t aadlen, const uint8_t *in, size_t len, const uint8_t *out,
                           const uint8_t *tag, size_t taglen)
 {
     return ctx != NULL && iv != NULL && ivlen != 0 && (aad != NULL || aadlen == 0)
         && ((in != NULL && out != NULL) || len == 0) && tag != NULL && aes128gcm_armv8a_eor3_taglen_ok(taglen)
-        && aes128gcm_armv8a_eor3_len_ok((uint64_t)len);
+        && aes128gcm_armv8a_eor3_len_ok((uint64_t)len) && aes128gcm_armv8a_eor3_len61_ok((uint64_t)ivlen) && aes128gcm_armv8a_eor3_len61_ok((uint64_t)aadlen);
 }
 
 /* One-shot encrypt with a 96-bit IV, without the stream: J0 = IV || 1 is public, so the pairs

@@ -22,14 +22,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* target: cortex-m4; the AES kernel is Thumb-2 assembly */
-#if !defined(__thumb2__) || !defined(__ARM_ARCH_7EM__)
-#error "this drop is generated for cortex-m4: compile it as Thumb-2 for ARMv7E-M (Cortex-M4: -mcpu=cortex-m4 -mthumb)"
-#endif
-#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)
-#error "this drop is little-endian only (its assembly reads and writes bytes as little-endian words): compile it without -mbig-endian"
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -79,6 +71,15 @@ int  aes128gcm_m4_ffs_face_r1_aad(aes128gcm_m4_ffs_face_r1_stream *s, const uint
 int  aes128gcm_m4_ffs_face_r1_update(aes128gcm_m4_ffs_face_r1_stream *s, const uint8_t *in, size_t len, uint8_t *out);
 int  aes128gcm_m4_ffs_face_r1_finish(aes128gcm_m4_ffs_face_r1_stream *s, uint8_t *tag, size_t taglen);
 int  aes128gcm_m4_ffs_face_r1_finish_verify(aes128gcm_m4_ffs_face_r1_stream *s, const uint8_t *tag, size_t taglen);
+/* For integration layers (Mbed TLS's MBEDTLS_GCM_ALT, PSA drivers), whose caller compares the tag:
+ * finish_tag() closes a DECRYPTING stream and writes the tag it computed (taglen as finish()); the
+ * plaintext update() returned is unauthenticated until the caller's constant-time comparison says
+ * so. The one-shot decrypt() stays verify-then-release. A stream holds a pointer to its ctx and
+ * nothing else into memory: after a byte copy (memcpy of a struct holding both), attach() points
+ * the copy at the ctx it is to use, which must hold the same key (a byte copy of the ctx given to
+ * start()); a stream from start_cached also keeps its cache's address (the cache must not move). */
+int  aes128gcm_m4_ffs_face_r1_finish_tag(aes128gcm_m4_ffs_face_r1_stream *s, uint8_t *tag, size_t taglen);
+int  aes128gcm_m4_ffs_face_r1_attach(aes128gcm_m4_ffs_face_r1_stream *s, const aes128gcm_m4_ffs_face_r1_ctx *ctx);
 
 /* FACE across messages (see aes128gcm_m4_ffs_face_r1_face_cache): */
 void aes128gcm_m4_ffs_face_r1_face_cache_init(aes128gcm_m4_ffs_face_r1_face_cache *cache);
@@ -100,6 +101,16 @@ int  aes128gcm_m4_ffs_face_r1_start_cached(aes128gcm_m4_ffs_face_r1_stream *s, c
 
 #if defined(AES128GCM_M4_FFS_FACE_R1_IMPLEMENTATION) && !defined(AES128GCM_M4_FFS_FACE_R1_IMPLEMENTATION_DONE)
 #define AES128GCM_M4_FFS_FACE_R1_IMPLEMENTATION_DONE
+
+/* The declarations above are plain C for any target (an integration layer built for another
+ * core may include them); the implementation below is for this one. */
+/* target: cortex-m4; the AES kernel is Thumb-2 assembly */
+#if !defined(__thumb2__) || !defined(__ARM_ARCH_7EM__)
+#error "this drop is generated for cortex-m4: compile it as Thumb-2 for ARMv7E-M (Cortex-M4: -mcpu=cortex-m4 -mthumb)"
+#endif
+#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)
+#error "this drop is little-endian only (its assembly reads and writes bytes as little-endian words): compile it without -mbig-endian"
+#endif
 
 /* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
 #ifdef __cplusplus
@@ -17141,6 +17152,13 @@ static int aes128gcm_m4_ffs_face_r1_len_ok(uint64_t len)
     return len <= AES128GCM_M4_FFS_FACE_R1_MAXLEN;
 }
 
+/* SP 800-38D: an IV or AAD of at most 2^64 - 1 bits, i.e. under 2^61 bytes (a size_t reaches it
+ * on 64-bit targets only; on 32-bit ones this folds to 1). */
+static int aes128gcm_m4_ffs_face_r1_len61_ok(uint64_t len)
+{
+    return len < UINT64_C(0x2000000000000000);
+}
+
 static int aes128gcm_m4_ffs_face_r1_taglen_ok(size_t taglen)
 {
     return taglen == 4 || taglen == 8 || (taglen >= 12 && taglen <= 16);
@@ -17199,7 +17217,7 @@ void aes128gcm_m4_ffs_face_r1_ghash(const aes128gcm_m4_ffs_face_r1_ctx *ctx, uin
 
 int aes128gcm_m4_ffs_face_r1_start(aes128gcm_m4_ffs_face_r1_stream *s, const aes128gcm_m4_ffs_face_r1_ctx *ctx, const uint8_t *iv, size_t ivlen, int decrypt)
 {
-    if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0) return AES128GCM_M4_FFS_FACE_R1_EARG;
+    if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0 || !aes128gcm_m4_ffs_face_r1_len61_ok((uint64_t)ivlen)) return AES128GCM_M4_FFS_FACE_R1_EARG;
     aes128gcm_m4_ffs_face_r1_zero_struct(s, offsetof(aes128gcm_m4_ffs_face_r1_stream, face_fs));
     s->ctx = ctx;
     s->decrypt = decrypt ? 1u : 0u;
@@ -17329,13 +17347,35 @@ int aes128gcm_m4_ffs_face_r1_finish_verify(aes128gcm_m4_ffs_face_r1_stream *s, c
     return -(int)(1u & ~((diff - 1u) >> 8));
 }
 
+/* A decrypting stream's computed tag, released to a caller that compares it (gcm_api.h.j2). */
+int aes128gcm_m4_ffs_face_r1_finish_tag(aes128gcm_m4_ffs_face_r1_stream *s, uint8_t *tag, size_t taglen)
+{
+    uint8_t full[16];
+    if (s == NULL || s->state == 0 || s->state == 3 || !s->decrypt || tag == NULL || !aes128gcm_m4_ffs_face_r1_taglen_ok(taglen))
+        return AES128GCM_M4_FFS_FACE_R1_EARG;
+    aes128gcm_m4_ffs_face_r1_final_tag(s, full);
+    aes128gcm_m4_ffs_face_r1_copy(tag, full, taglen);
+    aes128gcm_m4_ffs_face_r1_zero(full, sizeof full);
+    aes128gcm_m4_ffs_face_r1_stream_wipe(s);
+    s->state = 3;
+    return 0;
+}
+
+/* Re-point a byte-copied stream at its ctx (the only pointer a plain stream holds). */
+int aes128gcm_m4_ffs_face_r1_attach(aes128gcm_m4_ffs_face_r1_stream *s, const aes128gcm_m4_ffs_face_r1_ctx *ctx)
+{
+    if (s == NULL || ctx == NULL) return AES128GCM_M4_FFS_FACE_R1_EARG;
+    s->ctx = ctx;
+    return 0;
+}
+
 static int aes128gcm_m4_ffs_face_r1_args_ok(const aes128gcm_m4_ffs_face_r1_ctx *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
                           size_t aadlen, const uint8_t *in, size_t len, const uint8_t *out,
                           const uint8_t *tag, size_t taglen)
 {
     return ctx != NULL && iv != NULL && ivlen != 0 && (aad != NULL || aadlen == 0)
         && ((in != NULL && out != NULL) || len == 0) && tag != NULL && aes128gcm_m4_ffs_face_r1_taglen_ok(taglen)
-        && aes128gcm_m4_ffs_face_r1_len_ok((uint64_t)len);
+        && aes128gcm_m4_ffs_face_r1_len_ok((uint64_t)len) && aes128gcm_m4_ffs_face_r1_len61_ok((uint64_t)ivlen) && aes128gcm_m4_ffs_face_r1_len61_ok((uint64_t)aadlen);
 }
 
 int aes128gcm_m4_ffs_face_r1_encrypt(const aes128gcm_m4_ffs_face_r1_ctx *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *aad, size_t aadlen,

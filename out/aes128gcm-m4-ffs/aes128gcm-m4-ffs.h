@@ -22,14 +22,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* target: cortex-m4; the AES kernel is Thumb-2 assembly */
-#if !defined(__thumb2__) || !defined(__ARM_ARCH_7EM__)
-#error "this drop is generated for cortex-m4: compile it as Thumb-2 for ARMv7E-M (Cortex-M4: -mcpu=cortex-m4 -mthumb)"
-#endif
-#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)
-#error "this drop is little-endian only (its assembly reads and writes bytes as little-endian words): compile it without -mbig-endian"
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -67,6 +59,15 @@ int  aes128gcm_m4_ffs_aad(aes128gcm_m4_ffs_stream *s, const uint8_t *aad, size_t
 int  aes128gcm_m4_ffs_update(aes128gcm_m4_ffs_stream *s, const uint8_t *in, size_t len, uint8_t *out);
 int  aes128gcm_m4_ffs_finish(aes128gcm_m4_ffs_stream *s, uint8_t *tag, size_t taglen);
 int  aes128gcm_m4_ffs_finish_verify(aes128gcm_m4_ffs_stream *s, const uint8_t *tag, size_t taglen);
+/* For integration layers (Mbed TLS's MBEDTLS_GCM_ALT, PSA drivers), whose caller compares the tag:
+ * finish_tag() closes a DECRYPTING stream and writes the tag it computed (taglen as finish()); the
+ * plaintext update() returned is unauthenticated until the caller's constant-time comparison says
+ * so. The one-shot decrypt() stays verify-then-release. A stream holds a pointer to its ctx and
+ * nothing else into memory: after a byte copy (memcpy of a struct holding both), attach() points
+ * the copy at the ctx it is to use, which must hold the same key (a byte copy of the ctx given to
+ * start()); a stream from start_cached also keeps its cache's address (the cache must not move). */
+int  aes128gcm_m4_ffs_finish_tag(aes128gcm_m4_ffs_stream *s, uint8_t *tag, size_t taglen);
+int  aes128gcm_m4_ffs_attach(aes128gcm_m4_ffs_stream *s, const aes128gcm_m4_ffs_ctx *ctx);
 
 #ifdef __cplusplus
 }
@@ -76,6 +77,16 @@ int  aes128gcm_m4_ffs_finish_verify(aes128gcm_m4_ffs_stream *s, const uint8_t *t
 
 #if defined(AES128GCM_M4_FFS_IMPLEMENTATION) && !defined(AES128GCM_M4_FFS_IMPLEMENTATION_DONE)
 #define AES128GCM_M4_FFS_IMPLEMENTATION_DONE
+
+/* The declarations above are plain C for any target (an integration layer built for another
+ * core may include them); the implementation below is for this one. */
+/* target: cortex-m4; the AES kernel is Thumb-2 assembly */
+#if !defined(__thumb2__) || !defined(__ARM_ARCH_7EM__)
+#error "this drop is generated for cortex-m4: compile it as Thumb-2 for ARMv7E-M (Cortex-M4: -mcpu=cortex-m4 -mthumb)"
+#endif
+#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)
+#error "this drop is little-endian only (its assembly reads and writes bytes as little-endian words): compile it without -mbig-endian"
+#endif
 
 /* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
 #ifdef __cplusplus
@@ -14132,6 +14143,28 @@ int aes128gcm_m4_ffs_finish_verify(aes128gcm_m4_ffs_stream *s, const uint8_t *ta
     s->state = 3;
     /* diff == 0 -> 0, else -1, without a branch on diff */
     return -(int)(1u & ~((diff - 1u) >> 8));
+}
+
+/* A decrypting stream's computed tag, released to a caller that compares it (gcm_api.h.j2). */
+int aes128gcm_m4_ffs_finish_tag(aes128gcm_m4_ffs_stream *s, uint8_t *tag, size_t taglen)
+{
+    uint8_t full[16];
+    if (s == NULL || s->state == 0 || s->state == 3 || !s->decrypt || tag == NULL || !aes128gcm_m4_ffs_taglen_ok(taglen))
+        return AES128GCM_M4_FFS_EARG;
+    aes128gcm_m4_ffs_final_tag(s, full);
+    aes128gcm_m4_ffs_copy(tag, full, taglen);
+    aes128gcm_m4_ffs_zero(full, sizeof full);
+    aes128gcm_m4_ffs_stream_wipe(s);
+    s->state = 3;
+    return 0;
+}
+
+/* Re-point a byte-copied stream at its ctx (the only pointer a plain stream holds). */
+int aes128gcm_m4_ffs_attach(aes128gcm_m4_ffs_stream *s, const aes128gcm_m4_ffs_ctx *ctx)
+{
+    if (s == NULL || ctx == NULL) return AES128GCM_M4_FFS_EARG;
+    s->ctx = ctx;
+    return 0;
 }
 
 static int aes128gcm_m4_ffs_args_ok(const aes128gcm_m4_ffs_ctx *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *aad,

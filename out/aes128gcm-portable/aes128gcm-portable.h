@@ -22,8 +22,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* target: portable C99 (any compiler with uint32_t and uint64_t) */
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -61,6 +59,15 @@ int  aes128gcm_portable_aad(aes128gcm_portable_stream *s, const uint8_t *aad, si
 int  aes128gcm_portable_update(aes128gcm_portable_stream *s, const uint8_t *in, size_t len, uint8_t *out);
 int  aes128gcm_portable_finish(aes128gcm_portable_stream *s, uint8_t *tag, size_t taglen);
 int  aes128gcm_portable_finish_verify(aes128gcm_portable_stream *s, const uint8_t *tag, size_t taglen);
+/* For integration layers (Mbed TLS's MBEDTLS_GCM_ALT, PSA drivers), whose caller compares the tag:
+ * finish_tag() closes a DECRYPTING stream and writes the tag it computed (taglen as finish()); the
+ * plaintext update() returned is unauthenticated until the caller's constant-time comparison says
+ * so. The one-shot decrypt() stays verify-then-release. A stream holds a pointer to its ctx and
+ * nothing else into memory: after a byte copy (memcpy of a struct holding both), attach() points
+ * the copy at the ctx it is to use, which must hold the same key (a byte copy of the ctx given to
+ * start()); a stream from start_cached also keeps its cache's address (the cache must not move). */
+int  aes128gcm_portable_finish_tag(aes128gcm_portable_stream *s, uint8_t *tag, size_t taglen);
+int  aes128gcm_portable_attach(aes128gcm_portable_stream *s, const aes128gcm_portable_ctx *ctx);
 
 #ifdef __cplusplus
 }
@@ -70,6 +77,10 @@ int  aes128gcm_portable_finish_verify(aes128gcm_portable_stream *s, const uint8_
 
 #if defined(AES128GCM_PORTABLE_IMPLEMENTATION) && !defined(AES128GCM_PORTABLE_IMPLEMENTATION_DONE)
 #define AES128GCM_PORTABLE_IMPLEMENTATION_DONE
+
+/* The declarations above are plain C for any target (an integration layer built for another
+ * core may include them); the implementation below is for this one. */
+/* target: portable C99 (any compiler with uint32_t and uint64_t) */
 
 /* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
 #ifdef __cplusplus
@@ -4745,6 +4756,28 @@ int aes128gcm_portable_finish_verify(aes128gcm_portable_stream *s, const uint8_t
     s->state = 3;
     /* diff == 0 -> 0, else -1, without a branch on diff */
     return -(int)(1u & ~((diff - 1u) >> 8));
+}
+
+/* A decrypting stream's computed tag, released to a caller that compares it (gcm_api.h.j2). */
+int aes128gcm_portable_finish_tag(aes128gcm_portable_stream *s, uint8_t *tag, size_t taglen)
+{
+    uint8_t full[16];
+    if (s == NULL || s->state == 0 || s->state == 3 || !s->decrypt || tag == NULL || !aes128gcm_portable_taglen_ok(taglen))
+        return AES128GCM_PORTABLE_EARG;
+    aes128gcm_portable_final_tag(s, full);
+    aes128gcm_portable_copy(tag, full, taglen);
+    aes128gcm_portable_zero(full, sizeof full);
+    aes128gcm_portable_stream_wipe(s);
+    s->state = 3;
+    return 0;
+}
+
+/* Re-point a byte-copied stream at its ctx (the only pointer a plain stream holds). */
+int aes128gcm_portable_attach(aes128gcm_portable_stream *s, const aes128gcm_portable_ctx *ctx)
+{
+    if (s == NULL || ctx == NULL) return AES128GCM_PORTABLE_EARG;
+    s->ctx = ctx;
+    return 0;
 }
 
 static int aes128gcm_portable_args_ok(const aes128gcm_portable_ctx *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *aad,

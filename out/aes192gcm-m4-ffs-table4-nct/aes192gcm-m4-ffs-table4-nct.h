@@ -22,14 +22,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* target: cortex-m4; the AES kernel is Thumb-2 assembly */
-#if !defined(__thumb2__) || !defined(__ARM_ARCH_7EM__)
-#error "this drop is generated for cortex-m4: compile it as Thumb-2 for ARMv7E-M (Cortex-M4: -mcpu=cortex-m4 -mthumb)"
-#endif
-#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)
-#error "this drop is little-endian only (its assembly reads and writes bytes as little-endian words): compile it without -mbig-endian"
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -67,6 +59,15 @@ int  aes192gcm_m4_ffs_table4_nct_aad(aes192gcm_m4_ffs_table4_nct_stream *s, cons
 int  aes192gcm_m4_ffs_table4_nct_update(aes192gcm_m4_ffs_table4_nct_stream *s, const uint8_t *in, size_t len, uint8_t *out);
 int  aes192gcm_m4_ffs_table4_nct_finish(aes192gcm_m4_ffs_table4_nct_stream *s, uint8_t *tag, size_t taglen);
 int  aes192gcm_m4_ffs_table4_nct_finish_verify(aes192gcm_m4_ffs_table4_nct_stream *s, const uint8_t *tag, size_t taglen);
+/* For integration layers (Mbed TLS's MBEDTLS_GCM_ALT, PSA drivers), whose caller compares the tag:
+ * finish_tag() closes a DECRYPTING stream and writes the tag it computed (taglen as finish()); the
+ * plaintext update() returned is unauthenticated until the caller's constant-time comparison says
+ * so. The one-shot decrypt() stays verify-then-release. A stream holds a pointer to its ctx and
+ * nothing else into memory: after a byte copy (memcpy of a struct holding both), attach() points
+ * the copy at the ctx it is to use, which must hold the same key (a byte copy of the ctx given to
+ * start()); a stream from start_cached also keeps its cache's address (the cache must not move). */
+int  aes192gcm_m4_ffs_table4_nct_finish_tag(aes192gcm_m4_ffs_table4_nct_stream *s, uint8_t *tag, size_t taglen);
+int  aes192gcm_m4_ffs_table4_nct_attach(aes192gcm_m4_ffs_table4_nct_stream *s, const aes192gcm_m4_ffs_table4_nct_ctx *ctx);
 
 #ifdef __cplusplus
 }
@@ -76,6 +77,16 @@ int  aes192gcm_m4_ffs_table4_nct_finish_verify(aes192gcm_m4_ffs_table4_nct_strea
 
 #if defined(AES192GCM_M4_FFS_TABLE4_NCT_IMPLEMENTATION) && !defined(AES192GCM_M4_FFS_TABLE4_NCT_IMPLEMENTATION_DONE)
 #define AES192GCM_M4_FFS_TABLE4_NCT_IMPLEMENTATION_DONE
+
+/* The declarations above are plain C for any target (an integration layer built for another
+ * core may include them); the implementation below is for this one. */
+/* target: cortex-m4; the AES kernel is Thumb-2 assembly */
+#if !defined(__thumb2__) || !defined(__ARM_ARCH_7EM__)
+#error "this drop is generated for cortex-m4: compile it as Thumb-2 for ARMv7E-M (Cortex-M4: -mcpu=cortex-m4 -mthumb)"
+#endif
+#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)
+#error "this drop is little-endian only (its assembly reads and writes bytes as little-endian words): compile it without -mbig-endian"
+#endif
 
 /* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
 #ifdef __cplusplus
@@ -8339,6 +8350,13 @@ static int aes192gcm_m4_ffs_table4_nct_len_ok(uint64_t len)
     return len <= AES192GCM_M4_FFS_TABLE4_NCT_MAXLEN;
 }
 
+/* SP 800-38D: an IV or AAD of at most 2^64 - 1 bits, i.e. under 2^61 bytes (a size_t reaches it
+ * on 64-bit targets only; on 32-bit ones this folds to 1). */
+static int aes192gcm_m4_ffs_table4_nct_len61_ok(uint64_t len)
+{
+    return len < UINT64_C(0x2000000000000000);
+}
+
 static int aes192gcm_m4_ffs_table4_nct_taglen_ok(size_t taglen)
 {
     return taglen == 4 || taglen == 8 || (taglen >= 12 && taglen <= 16);
@@ -8387,7 +8405,7 @@ void aes192gcm_m4_ffs_table4_nct_ghash(const aes192gcm_m4_ffs_table4_nct_ctx *ct
 
 int aes192gcm_m4_ffs_table4_nct_start(aes192gcm_m4_ffs_table4_nct_stream *s, const aes192gcm_m4_ffs_table4_nct_ctx *ctx, const uint8_t *iv, size_t ivlen, int decrypt)
 {
-    if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0) return AES192GCM_M4_FFS_TABLE4_NCT_EARG;
+    if (s == NULL || ctx == NULL || iv == NULL || ivlen == 0 || !aes192gcm_m4_ffs_table4_nct_len61_ok((uint64_t)ivlen)) return AES192GCM_M4_FFS_TABLE4_NCT_EARG;
     aes192gcm_m4_ffs_table4_nct_zero_struct(s, sizeof *s);
     s->ctx = ctx;
     s->decrypt = decrypt ? 1u : 0u;
@@ -8516,13 +8534,35 @@ int aes192gcm_m4_ffs_table4_nct_finish_verify(aes192gcm_m4_ffs_table4_nct_stream
     return -(int)(1u & ~((diff - 1u) >> 8));
 }
 
+/* A decrypting stream's computed tag, released to a caller that compares it (gcm_api.h.j2). */
+int aes192gcm_m4_ffs_table4_nct_finish_tag(aes192gcm_m4_ffs_table4_nct_stream *s, uint8_t *tag, size_t taglen)
+{
+    uint8_t full[16];
+    if (s == NULL || s->state == 0 || s->state == 3 || !s->decrypt || tag == NULL || !aes192gcm_m4_ffs_table4_nct_taglen_ok(taglen))
+        return AES192GCM_M4_FFS_TABLE4_NCT_EARG;
+    aes192gcm_m4_ffs_table4_nct_final_tag(s, full);
+    aes192gcm_m4_ffs_table4_nct_copy(tag, full, taglen);
+    aes192gcm_m4_ffs_table4_nct_zero(full, sizeof full);
+    aes192gcm_m4_ffs_table4_nct_stream_wipe(s);
+    s->state = 3;
+    return 0;
+}
+
+/* Re-point a byte-copied stream at its ctx (the only pointer a plain stream holds). */
+int aes192gcm_m4_ffs_table4_nct_attach(aes192gcm_m4_ffs_table4_nct_stream *s, const aes192gcm_m4_ffs_table4_nct_ctx *ctx)
+{
+    if (s == NULL || ctx == NULL) return AES192GCM_M4_FFS_TABLE4_NCT_EARG;
+    s->ctx = ctx;
+    return 0;
+}
+
 static int aes192gcm_m4_ffs_table4_nct_args_ok(const aes192gcm_m4_ffs_table4_nct_ctx *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
                           size_t aadlen, const uint8_t *in, size_t len, const uint8_t *out,
                           const uint8_t *tag, size_t taglen)
 {
     return ctx != NULL && iv != NULL && ivlen != 0 && (aad != NULL || aadlen == 0)
         && ((in != NULL && out != NULL) || len == 0) && tag != NULL && aes192gcm_m4_ffs_table4_nct_taglen_ok(taglen)
-        && aes192gcm_m4_ffs_table4_nct_len_ok((uint64_t)len);
+        && aes192gcm_m4_ffs_table4_nct_len_ok((uint64_t)len) && aes192gcm_m4_ffs_table4_nct_len61_ok((uint64_t)ivlen) && aes192gcm_m4_ffs_table4_nct_len61_ok((uint64_t)aadlen);
 }
 
 /* One-shot encrypt with a 96-bit IV, without the stream: J0 = IV || 1 is public, so the pairs

@@ -20,8 +20,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* target: portable C99 (any compiler with uint32_t and uint64_t) */
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -63,6 +61,10 @@ int  rijndael256ctr_portable_ctr(const rijndael256ctr_portable_ctx *ctx, const u
 
 #if defined(RIJNDAEL256CTR_PORTABLE_IMPLEMENTATION) && !defined(RIJNDAEL256CTR_PORTABLE_IMPLEMENTATION_DONE)
 #define RIJNDAEL256CTR_PORTABLE_IMPLEMENTATION_DONE
+
+/* The declarations above are plain C for any target (an integration layer built for another
+ * core may include them); the implementation below is for this one. */
+/* target: portable C99 (any compiler with uint32_t and uint64_t) */
 
 /* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
 #ifdef __cplusplus

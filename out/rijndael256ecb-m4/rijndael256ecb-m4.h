@@ -20,14 +20,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* target: cortex-m4; the AES kernel is Thumb-2 assembly */
-#if !defined(__thumb2__) || !defined(__ARM_ARCH_7EM__)
-#error "this drop is generated for cortex-m4: compile it as Thumb-2 for ARMv7E-M (Cortex-M4: -mcpu=cortex-m4 -mthumb)"
-#endif
-#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)
-#error "this drop is little-endian only (its assembly reads and writes bytes as little-endian words): compile it without -mbig-endian"
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -54,6 +46,16 @@ void rijndael256ecb_m4_ecb_encrypt(const rijndael256ecb_m4_ctx *ctx, uint8_t *ou
 
 #if defined(RIJNDAEL256ECB_M4_IMPLEMENTATION) && !defined(RIJNDAEL256ECB_M4_IMPLEMENTATION_DONE)
 #define RIJNDAEL256ECB_M4_IMPLEMENTATION_DONE
+
+/* The declarations above are plain C for any target (an integration layer built for another
+ * core may include them); the implementation below is for this one. */
+/* target: cortex-m4; the AES kernel is Thumb-2 assembly */
+#if !defined(__thumb2__) || !defined(__ARM_ARCH_7EM__)
+#error "this drop is generated for cortex-m4: compile it as Thumb-2 for ARMv7E-M (Cortex-M4: -mcpu=cortex-m4 -mthumb)"
+#endif
+#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)
+#error "this drop is little-endian only (its assembly reads and writes bytes as little-endian words): compile it without -mbig-endian"
+#endif
 
 /* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
 #ifdef __cplusplus

@@ -20,8 +20,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* target: portable C99 (any compiler with uint32_t and uint64_t) */
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -48,6 +46,10 @@ void rijndael256ecb_portable_ecb_encrypt(const rijndael256ecb_portable_ctx *ctx,
 
 #if defined(RIJNDAEL256ECB_PORTABLE_IMPLEMENTATION) && !defined(RIJNDAEL256ECB_PORTABLE_IMPLEMENTATION_DONE)
 #define RIJNDAEL256ECB_PORTABLE_IMPLEMENTATION_DONE
+
+/* The declarations above are plain C for any target (an integration layer built for another
+ * core may include them); the implementation below is for this one. */
+/* target: portable C99 (any compiler with uint32_t and uint64_t) */
 
 /* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
 #ifdef __cplusplus

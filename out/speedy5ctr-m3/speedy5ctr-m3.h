@@ -19,14 +19,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* target: cortex-m3; the AES kernel is Thumb-2 assembly */
-#if !defined(__thumb2__) || !(defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
-#error "this drop is generated for cortex-m3: compile it as Thumb-2 for ARMv7-M or ARMv7E-M (Cortex-M3/M4: -mcpu=cortex-m3 -mthumb)"
-#endif
-#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)
-#error "this drop is little-endian only (its assembly reads and writes bytes as little-endian words): compile it without -mbig-endian"
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -68,6 +60,16 @@ int  speedy5ctr_m3_ctr(const speedy5ctr_m3_ctx *ctx, const uint8_t *iv, size_t i
 
 #if defined(SPEEDY5CTR_M3_IMPLEMENTATION) && !defined(SPEEDY5CTR_M3_IMPLEMENTATION_DONE)
 #define SPEEDY5CTR_M3_IMPLEMENTATION_DONE
+
+/* The declarations above are plain C for any target (an integration layer built for another
+ * core may include them); the implementation below is for this one. */
+/* target: cortex-m3; the AES kernel is Thumb-2 assembly */
+#if !defined(__thumb2__) || !(defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
+#error "this drop is generated for cortex-m3: compile it as Thumb-2 for ARMv7-M or ARMv7E-M (Cortex-M3/M4: -mcpu=cortex-m3 -mthumb)"
+#endif
+#if defined(__ARM_BIG_ENDIAN) || defined(__ARMEB__)
+#error "this drop is little-endian only (its assembly reads and writes bytes as little-endian words): compile it without -mbig-endian"
+#endif
 
 /* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
 #ifdef __cplusplus

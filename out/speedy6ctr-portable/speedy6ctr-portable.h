@@ -19,8 +19,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* target: portable C99 (any compiler with uint32_t and uint64_t) */
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -62,6 +60,10 @@ int  speedy6ctr_portable_ctr(const speedy6ctr_portable_ctx *ctx, const uint8_t *
 
 #if defined(SPEEDY6CTR_PORTABLE_IMPLEMENTATION) && !defined(SPEEDY6CTR_PORTABLE_IMPLEMENTATION_DONE)
 #define SPEEDY6CTR_PORTABLE_IMPLEMENTATION_DONE
+
+/* The declarations above are plain C for any target (an integration layer built for another
+ * core may include them); the implementation below is for this one. */
+/* target: portable C99 (any compiler with uint32_t and uint64_t) */
 
 /* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
 #ifdef __cplusplus

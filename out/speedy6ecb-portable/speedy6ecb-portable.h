@@ -19,8 +19,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* target: portable C99 (any compiler with uint32_t and uint64_t) */
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -47,6 +45,10 @@ void speedy6ecb_portable_ecb_encrypt(const speedy6ecb_portable_ctx *ctx, uint8_t
 
 #if defined(SPEEDY6ECB_PORTABLE_IMPLEMENTATION) && !defined(SPEEDY6ECB_PORTABLE_IMPLEMENTATION_DONE)
 #define SPEEDY6ECB_PORTABLE_IMPLEMENTATION_DONE
+
+/* The declarations above are plain C for any target (an integration layer built for another
+ * core may include them); the implementation below is for this one. */
+/* target: portable C99 (any compiler with uint32_t and uint64_t) */
 
 /* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
 #ifdef __cplusplus

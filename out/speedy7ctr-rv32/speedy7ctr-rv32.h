@@ -19,11 +19,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* target: rv32imac (RV32IMAC, ILP32; C99 kernels generated for it) */
-#if !defined(__riscv) || !defined(__riscv_xlen) || __riscv_xlen != 32
-#error "this drop is generated for rv32imac: compile it for RV32 (-march=rv32imac -mabi=ilp32)"
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -65,6 +60,13 @@ int  speedy7ctr_rv32_ctr(const speedy7ctr_rv32_ctx *ctx, const uint8_t *iv, size
 
 #if defined(SPEEDY7CTR_RV32_IMPLEMENTATION) && !defined(SPEEDY7CTR_RV32_IMPLEMENTATION_DONE)
 #define SPEEDY7CTR_RV32_IMPLEMENTATION_DONE
+
+/* The declarations above are plain C for any target (an integration layer built for another
+ * core may include them); the implementation below is for this one. */
+/* target: rv32imac (RV32IMAC, ILP32; C99 kernels generated for it) */
+#if !defined(__riscv) || !defined(__riscv_xlen) || __riscv_xlen != 32
+#error "this drop is generated for rv32imac: compile it for RV32 (-march=rv32imac -mabi=ilp32)"
+#endif
 
 /* The implementation has C linkage too when compiled as C++: the assembly defines unmangled names. */
 #ifdef __cplusplus
