@@ -109,6 +109,7 @@ mbedtls-check: setup
 	$(PY) -m gen.integrations.psa_driver $(MBEDTLS_M4_DROPS) -o $(MBEDTLS_DIR)/psa-m4
 	$(PY) -m emu.checks.psa_driver --src $(MBEDTLS_DIR)/src --driver $(MBEDTLS_DIR)/psa-m4 --place m4 -j $(JOBS)
 	$(PY) -m emu.bench.mbedtls --src $(MBEDTLS_DIR)/src --alt $(MBEDTLS_DIR)/alt-m4 --max-ratio 1.05
+	$(PY) -m emu.bench.psa_driver --src $(MBEDTLS_DIR)/src --driver $(MBEDTLS_DIR)/psa-m4
 
 clean-venv:
 	rm -rf $(VENV)
