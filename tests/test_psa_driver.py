@@ -134,3 +134,11 @@ def test_the_direct_check_cases_cover_every_key_size_tag_and_iv_length():
     assert {len(iv) // 2 for *_, iv, _, _, _ in [x[:7] for x in lines]} == {1, 7, 8, 12, 13, 16, 60, 128}
     assert all((want == "?") == (len(iv) < 16) for _, _, _, iv, _, _, want in lines)   # pyca: IVs of 8+ bytes
     assert all(len(want) // 2 == len(pt.strip("-")) // 2 + int(t) for _, t, _, _, _, pt, want in lines if want != "?")
+
+
+def test_the_docs_show_the_wiring_the_check_makes():
+    """docs/mbedtls.md tells a user the lines to add; they are the check's, line for line."""
+    docs = {x.strip() for x in (Path(__file__).resolve().parent.parent / "docs" / "mbedtls.md").read_text().splitlines()}
+    lines = check.WIRING.format(driver="slicegen", op="encrypt", args=check.ARGS["encrypt"], count="").splitlines()
+    assert [x for x in lines if x.strip() and x.strip() not in docs] == []
+    assert f"`{check.ARGS['decrypt']}`." in " ".join(docs) and check.HEADERS_END.strip() in " ".join(docs)
