@@ -6,7 +6,8 @@
 # `make fuzz` runs each libFuzzer target of tests/fuzz/ FUZZ_SECONDS (on one core) and merges what
 # adds coverage into tests/fuzz/corpus/ (docs/reliability.md); `make test` replays that corpus.
 # `make mbedtls-check` runs Mbed TLS 3.6's own GCM, cipher-GCM and PSA suites over the generated
-# MBEDTLS_GCM_ALT adapter on the host and on the Cortex-M4 code, and compares cycles (docs/mbedtls.md);
+# MBEDTLS_GCM_ALT adapter and the generated PSA transparent driver, on the host and on the Cortex-M4
+# code, and compares cycles (docs/mbedtls.md);
 # Mbed TLS's source comes from Debian at build time.
 # All do their own idempotent set-up: a .venv with the pinned Python packages, and from Debian
 # when missing: arm-none-eabi-gcc (with newlib's headers), the host gcc/g++, clang with its
@@ -89,8 +90,10 @@ fuzz: setup
 
 # Mbed TLS 3.6 (pinned, from Debian's source package) in build/mbedtls/src (gitignored), built in
 # copies beside it; the adapter over the three AES key sizes' portable drops (host) and Cortex-M4
-# drops (static armhf Linux programs under qemu-arm, the drops compiled -mcpu=cortex-m4); then the
-# cycles on the M4 model: crypt_and_tag over the drop within 1.05x of its own encrypt at 4 KiB.
+# drops (static armhf Linux programs under qemu-arm, the drops compiled -mcpu=cortex-m4); the PSA
+# transparent driver over the same drops, wired into Mbed TLS's AEAD dispatch in its own build copy
+# (emu/checks/psa_driver.py); then the cycles on the M4 model: crypt_and_tag over the drop within
+# 1.05x of its own encrypt at 4 KiB.
 MBEDTLS_DIR      := build/mbedtls
 MBEDTLS_DROPS    := aes128gcm-portable aes192gcm-portable aes256gcm-portable
 MBEDTLS_M4_DROPS := aes128gcm-m4-ffs aes192gcm-m4-ffs aes256gcm-m4-ffs
@@ -101,7 +104,12 @@ mbedtls-check: setup
 	$(PY) -m emu.checks.mbedtls_suites --src $(MBEDTLS_DIR)/src --alt $(MBEDTLS_DIR)/alt -j $(JOBS)
 	$(PY) -m gen.integrations.mbedtls $(MBEDTLS_M4_DROPS) -o $(MBEDTLS_DIR)/alt-m4
 	$(PY) -m emu.checks.mbedtls_suites --src $(MBEDTLS_DIR)/src --alt $(MBEDTLS_DIR)/alt-m4 --place m4 -j $(JOBS)
+	$(PY) -m gen.integrations.psa_driver $(MBEDTLS_DROPS) -o $(MBEDTLS_DIR)/psa
+	$(PY) -m emu.checks.psa_driver --src $(MBEDTLS_DIR)/src --driver $(MBEDTLS_DIR)/psa -j $(JOBS)
+	$(PY) -m gen.integrations.psa_driver $(MBEDTLS_M4_DROPS) -o $(MBEDTLS_DIR)/psa-m4
+	$(PY) -m emu.checks.psa_driver --src $(MBEDTLS_DIR)/src --driver $(MBEDTLS_DIR)/psa-m4 --place m4 -j $(JOBS)
 	$(PY) -m emu.bench.mbedtls --src $(MBEDTLS_DIR)/src --alt $(MBEDTLS_DIR)/alt-m4 --max-ratio 1.05
+	$(PY) -m emu.bench.psa_driver --src $(MBEDTLS_DIR)/src --driver $(MBEDTLS_DIR)/psa-m4
 
 clean-venv:
 	rm -rf $(VENV)

@@ -76,8 +76,8 @@ def run(cmd: list[str], cwd: Path) -> None:
         sys.exit(f"mbedtls-check: {' '.join(cmd)} failed in {cwd}:\n{r.stdout[-3000:]}{r.stderr[-3000:]}")
 
 
-def cflags(alt: Path) -> str:
-    return f"-O2 -I{alt} -DMBEDTLS_USER_CONFIG_FILE='\"{USER_CONFIG}\"'"
+def cflags(alt: Path, config: Path = USER_CONFIG) -> str:
+    return f"-O2 -I{alt} -DMBEDTLS_USER_CONFIG_FILE='\"{config}\"'"
 
 
 def tree(fetched: Path, place: str) -> Path:
@@ -91,29 +91,32 @@ def tree(fetched: Path, place: str) -> Path:
     return copy
 
 
-def build(src: Path, alt: Path, jobs: int, place: Place) -> None:
-    """libmbedcrypto with the adapter, then the suites; a clean first when the adapter, the drops,
-    the config, the place or the flags changed (Mbed TLS's Makefiles track no header)."""
+def build(src: Path, alt: Path, jobs: int, place: Place, config: Path = USER_CONFIG,
+          objects: tuple = (("gcm_alt.c", True),), suites: list = SUITES) -> None:
+    """libmbedcrypto with the adapter (objects: alt's C files added to the archive, True for
+    those compiled with the drops' flags), then the suites; a clean first when the adapter, the
+    drops, the config, the place or the flags changed (Mbed TLS's Makefiles track no header)."""
     stamp = src / ".slicegen-build"
-    h = hashlib.sha256(cflags(alt).encode() + repr(place).encode() + USER_CONFIG.read_bytes())
-    for f in sorted(alt.glob("*.[ch]")):
+    h = hashlib.sha256(cflags(alt, config).encode() + repr(place).encode() + config.read_bytes() + repr(objects).encode())
+    for f in [*sorted(alt.glob("*.[ch]")), *(Path(s) for s, _ in objects if Path(s).is_absolute())]:
         h.update(f.name.encode() + f.read_bytes())
     if stamp.exists() and stamp.read_text() == h.hexdigest():
-        if all((src / "tests" / suite).exists() for suite in SUITES):
+        if all((src / "tests" / suite).exists() for suite in suites):
             return                            # built from these very inputs
     else:
         run(["make", "-s", "-C", "library", "clean"], src)
         run(["make", "-s", "-C", "tests", "clean"], src)
         stamp.unlink(missing_ok=True)
-    cf, tools = cflags(alt), [f"CC={place.cc}", f"AR={place.ar}"]
+    cf, tools = cflags(alt, config), [f"CC={place.cc}", f"AR={place.ar}"]
     run(["make", f"-j{jobs}", "-C", "library", "libmbedcrypto.a", f"CFLAGS={cf}", *tools], src)
-    obj = alt / "gcm_alt.o"
-    run(["sh", "-c", f"{place.cc} {cf} {place.drop_cflags} -std=c99 -Wall -Wextra -Werror -Iinclude "
-         f"-c {alt}/gcm_alt.c -o {obj}"], src)
-    if place.m_profile:
-        run([place.cc.replace("gcc", "objcopy"), "--remove-section=.ARM.attributes", str(obj)], src)
-    run([place.ar, "rs", "library/libmbedcrypto.a", str(obj)], src)
-    run(["make", f"-j{jobs}", "-C", "tests", *SUITES, f"CFLAGS={cf}", f"LDFLAGS={place.ldflags}", *tools], src)
+    for source, drop_flags in objects:
+        obj = alt / Path(source).with_suffix(".o").name
+        run(["sh", "-c", f"{place.cc} {cf} {place.drop_cflags if drop_flags else ''} -std=c99 -Wall -Wextra -Werror "
+             f"-Iinclude -c {source if Path(source).is_absolute() else alt / source} -o {obj}"], src)
+        if place.m_profile and drop_flags:
+            run([place.cc.replace("gcc", "objcopy"), "--remove-section=.ARM.attributes", str(obj)], src)
+        run([place.ar, "rs", "library/libmbedcrypto.a", str(obj)], src)
+    run(["make", f"-j{jobs}", "-C", "tests", *suites, f"CFLAGS={cf}", f"LDFLAGS={place.ldflags}", *tools], src)
     stamp.write_text(h.hexdigest())
 
 
@@ -122,27 +125,28 @@ def asm_kernels(alt: Path) -> list[str]:
     return sorted(set(re.findall(r"\.pushsection \.text\.(\w+),", "".join(p.read_text() for p in alt.glob("*.h")))))
 
 
-def same_kernels(alt: Path, place: Place) -> list[str]:
-    """The assembly kernels in gcm_alt.o are byte for byte those of the drops built by
+def same_kernels(alt: Path, place: Place, obj_name: str = "gcm_alt.o") -> list[str]:
+    """The assembly kernels in obj_name (gcm_alt.o) are byte for byte those of the drops built by
     arm-none-eabi-gcc with the flags of the emulator's firmware (emu/machines/toolchain.py)."""
     work = alt / "kernels"                      # not *.[ch] of alt: the build's stamp reads those
     work.mkdir(exist_ok=True)
     ref_c, ref_o = work / "ref.c", work / "ref.o"
     ref_c.write_text("".join(f'#define {m}_IMPLEMENTATION\n#include "{h.name}"\n'
-                             for h in sorted(alt.glob("*.h")) if h.name != "gcm_alt.h"
+                             for h in sorted(alt.glob("*.h"))
+                             if h.name != "gcm_alt.h" and not h.name.endswith("_psa_driver.h")
                              for m in [h.stem.replace("-", "_").upper()]))
-    if not ref_o.exists() or ref_o.stat().st_mtime < (alt / "gcm_alt.o").stat().st_mtime:
+    if not ref_o.exists() or ref_o.stat().st_mtime < (alt / obj_name).stat().st_mtime:
         run([toolchain.tool(toolchain.ARM_GCC), *toolchain.build_cflags("cortex-m4"), f"-I{alt}", "-c", str(ref_c),
              "-o", str(ref_o)], work)
     problems, names = [], asm_kernels(alt)
     for name in names:
         got = []
-        for obj, objcopy in ((alt / "gcm_alt.o", place.cc.replace("gcc", "objcopy")), (ref_o, "arm-none-eabi-objcopy")):
+        for obj, objcopy in ((alt / obj_name, place.cc.replace("gcc", "objcopy")), (ref_o, "arm-none-eabi-objcopy")):
             out = work / f"{obj.stem}.{name}.bin"
             run([objcopy, "-O", "binary", f"--only-section=.text.{name}", str(obj), str(out)], work)
             got.append(out.read_bytes())
         if not got[0] or got[0] != got[1]:
-            problems.append(f"kernel {name}: {len(got[0])} bytes in gcm_alt.o, {len(got[1])} in the emulator's build, not the same")
+            problems.append(f"kernel {name}: {len(got[0])} bytes in {obj_name}, {len(got[1])} in the emulator's build, not the same")
     if not names:
         problems.append("no assembly kernel in the drops: not a Cortex-M drop")
     print(f"{len(names) - len(problems)} of {len(names)} assembly kernels byte-identical to the emulator's build")
@@ -215,24 +219,12 @@ def reason(deps: str) -> str | None:
     return None
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m emu.checks.mbedtls_suites", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--src", type=Path, required=True,
-                    help="Mbed TLS's source tree as fetched (emu/checks/mbedtls/fetch.sh); built in a copy beside it")
-    ap.add_argument("--alt", type=Path, required=True, help="gcm_alt.h/.c and the drops' headers")
-    ap.add_argument("--place", choices=sorted(PLACES), default="host")
-    ap.add_argument("-j", "--jobs", type=int, default=2)
-    a = ap.parse_args(argv)
-    alt, place = a.alt.resolve(), PLACES[a.place]
-    src = tree(a.src.resolve(), a.place)
-    build(src, alt, a.jobs, place)
-    problems = prove_adapter(src, alt, place)
-    if place.m_profile:
-        problems += same_kernels(alt, place)
-    problems += c_checks(src, alt, place)
+def run_suites(src: Path, alt: Path, place: Place, suites: list, problems: list) -> tuple[Counter, Counter]:
+    """Runs each suite, prints its counts; failures and unexplained GCM skips go to problems.
+    Returns the total counts and the skips by reason."""
     total, why = Counter(), Counter()
     print(f"{'suite':34} {'passed':>7} {'failed':>7} {'skipped':>8}")
-    for suite in SUITES:
+    for suite in suites:
         deps = depends(src, suite)
         results = outcomes(src, suite, alt, place)
         if not results:
@@ -249,14 +241,38 @@ def main(argv: list[str] | None = None) -> int:
                 if because is None and "GCM" in case.upper():
                     problems.append(f"{suite}: skipped without a reason: {case} (needs {deps.get(case, '?')})")
                 why[because or "not about GCM: a dependency Mbed TLS's default config leaves out"] += 1
+    return total, why
+
+
+def verdict(label: str, total: Counter, why: Counter, problems: list) -> int:
+    """Prints the skips by reason, the problems and the last line; the exit status."""
     for because, n in why.most_common():
         print(f"  skipped {n:5}: {because}")
     for p in problems[:30]:
         print(f"PROBLEM: {p}")
     if len(problems) > 30:
         print(f"PROBLEM: ... and {len(problems) - 30} more")
-    print(f"mbedtls-check ({a.place}): {total['PASS']} passed, {len(problems)} failed, {total['SKIP']} skipped")
+    print(f"{label}: {total['PASS']} passed, {len(problems)} failed, {total['SKIP']} skipped")
     return 1 if problems else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m emu.checks.mbedtls_suites", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--src", type=Path, required=True,
+                    help="Mbed TLS's source tree as fetched (emu/checks/mbedtls/fetch.sh); built in a copy beside it")
+    ap.add_argument("--alt", type=Path, required=True, help="gcm_alt.h/.c and the drops' headers")
+    ap.add_argument("--place", choices=sorted(PLACES), default="host")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    a = ap.parse_args(argv)
+    alt, place = a.alt.resolve(), PLACES[a.place]
+    src = tree(a.src.resolve(), a.place)
+    build(src, alt, a.jobs, place)
+    problems = prove_adapter(src, alt, place)
+    if place.m_profile:
+        problems += same_kernels(alt, place)
+    problems += c_checks(src, alt, place)
+    total, why = run_suites(src, alt, place, SUITES, problems)
+    return verdict(f"mbedtls-check ({a.place})", total, why, problems)
 
 
 if __name__ == "__main__":

@@ -1,1 +1,2 @@
-"""Glue that puts drops inside other libraries (today: Mbed TLS 3.6's MBEDTLS_GCM_ALT)."""
+"""Glue that puts drops inside other libraries (today: Mbed TLS 3.6's MBEDTLS_GCM_ALT in mbedtls,
+PSA Crypto transparent-driver AEAD entry points in psa_driver)."""
