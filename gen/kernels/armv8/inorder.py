@@ -155,14 +155,17 @@ def issue_class(node: list[str]) -> tuple[bool, str | None]:
     shares its cycle with a younger integer, scalar or D-form instruction only. AESE/AESD and
     PMULL(2) are dual-issuable from slot 0 only, throughput 1 (section 4.20); an adjacent
     AESE/AESMC pair dual-issues as one (sections 3.5.2, 4.20 note 1: it fills the cycle). Q-form
-    loads, every vector LDP and Q-form STP issue from slot 0 only (sections 4.13, 4.14, 4.18,
-    4.19); the load and store pipelines are separate (section 5.8). unit: "neon" (the whole NEON
+    loads, every vector LDP, LD1/ST1 of several registers and STP of Q registers issue from slot 0
+    only (sections 4.13, 4.14, 4.18, 4.19); the load and store pipelines are separate (5.8). unit: "neon" (the whole NEON
     datapath for one cycle), "load", "store" or None."""
     op, _, rest = node[0].strip().partition(" ")
     if op.startswith(("ld", "st")) and "[" in rest:
         data = rest.split("[")[0]
-        q = bool(_QFORM.search(data)) or (op.startswith("ldp") and re.search(r"(?<![\w.])d\d", data) is not None)
-        return q, "load" if op.startswith("ld") else "store"
+        vec = re.search(r"(?<![\w.])[vqds]\d", data) is not None
+        if op.startswith("ld"):       # LDR/LDUR/LD1 of one Q register, any vector LDP, LD1 of several
+            return bool(_QFORM.search(data)) or vec and (op.startswith("ldp") or data.count(",") > 1), "load"
+        return vec and (op.startswith("stp") and bool(_QFORM.search(data)) or op.startswith("st1")
+                        and data.count(",") > 1), "store"          # STP of Q registers, ST1 of several
     if op.startswith(("aes", "pmull")) or (re.match(r"v\d", rest.strip()) and _QFORM.search(rest)):
         return True, "neon"
     return False, None
@@ -256,13 +259,14 @@ def _post_load(line: str) -> tuple[list[str], str, int] | None:
         return [r for r in (m.group(2), m.group(3)) if r], m.group(4), int(m.group(5))
     regs = ["q" + r.strip()[1:].split(".")[0] for r in m.group(6).split(",")]
     return (regs, m.group(7), int(m.group(8))) if 16 * len(regs) == int(m.group(8)) else None
+_LDP_Q = re.compile(r"^ldp\s+(q\d+),\s*(q\d+),\s*\[(x\d+)(?:,\s*#(\d+))?\]$")
 _OFFSET_ACCESS = re.compile(r"^(ld|st)\w*\s+[^\[]*\[(x\d+)(?:,\s*#(\d+))?\]$")
 
 
 def offset_loads(region: list[str]) -> list[str]:
     """`region` with its post-indexed Q-form loads (``ldr qA, [xB], #n``, ``ldp qA, qC, [xB], #n``,
     ``ld1 {vA.16b, ...}, [xB], #n``) turned into loads at an offset from the base (an LDP or LD1
-    into one LDR a register) and one ``add xB, xB,
+    into one LDR a register; an LDP of Q registers at an offset too) and one ``add xB, xB,
     #total`` at the end, for each base that nothing else in the region writes, and that is read
     otherwise only as the plain base of other loads and stores (their offsets are moved by what
     the base has advanced so far). The same addresses are read, the same registers written. Why:
@@ -292,7 +296,12 @@ def offset_loads(region: list[str]) -> list[str]:
         if off >= 4096:
             continue
         region = out + [f"add {b}, {b}, #{off}"]
-    return region
+    out = []
+    for line in region:                          # an LDP of Q registers at an offset: two LDRs
+        m = _LDP_Q.match(line.strip())
+        out += ([f"ldr {m.group(1)}, [{m.group(3)}, #{int(m.group(4) or 0)}]",
+                 f"ldr {m.group(2)}, [{m.group(3)}, #{int(m.group(4) or 0) + 16}]"] if m else [line])
+    return out
 
 
 def schedule(body: list[str], core: str) -> list[str]:
