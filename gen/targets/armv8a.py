@@ -53,7 +53,7 @@ def kernels(config: Config) -> KernelSet:
         figures["scheduled_for"] = {"core": core, "kernels": sched}
 
     def on(kernel):
-        return core if sched.get(kernel) else ""
+        return choose.sched_spec(core, sched[kernel]) if core else ""
     sections = [wipe.zero32(p), wipe.zero_bytes(p), wipe.vector_wipe(p), aes.keyschedule(p, keybits), aes.encrypt2(p, keybits),
                 aes.encrypt_pairs(p, keybits, sched=on("aes_encrypt_pairs")),
                 ghash.ghash_blocks(p, unroll, config.mul, eor3, sched=on("ghash_blocks")), ghash.ghash_init(p),

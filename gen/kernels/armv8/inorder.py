@@ -171,9 +171,10 @@ def issue_class(node: list[str]) -> tuple[bool, str | None]:
     return False, None
 
 
-def schedule_region(lines: list[str], core: str, width: int = 2) -> list[str]:
+def schedule_region(lines: list[str], core: str, width: int = 2, window: int = 0) -> list[str]:
     """`lines` (straight-line code) list-scheduled for a dual-issue in-order core: cycle by cycle,
-    the ready node with the longest latency path to the region's end first, within the issue
+    the ready node (within `window` nodes of the oldest one not issued, 0: any) with the longest
+    latency path to the region's end first, within the issue
     rules of ``issue_class`` (at most one slot-0-only node a cycle, and it first; one node a cycle
     on the NEON datapath, the load and the store pipeline each, for as many cycles as llvm-mca's
     reciprocal throughput says). An AESE/AESMC pair counts as the AESE (the core fuses it)."""
@@ -206,7 +207,9 @@ def schedule_region(lines: list[str], core: str, width: int = 2) -> list[str]:
     busy = {"neon": 0, "load": 0, "store": 0}
     t = done = 0
     while len(order) < len(nodes):
-        ready = sorted((j for j in range(len(nodes)) if j not in issued_at
+        first = next(j for j in range(len(nodes)) if j not in issued_at)
+        ready = sorted((j for j in range(first, first + window if window else len(nodes))
+                        if j < len(nodes) and j not in issued_at
                         and all(p in issued_at and issued_at[p] + d <= t for p, d in delay[j])),
                        key=lambda j: (-height[j], j))
         slots = width
@@ -304,15 +307,22 @@ def offset_loads(region: list[str]) -> list[str]:
     return out
 
 
-def schedule(body: list[str], core: str) -> list[str]:
+#: the windows the generator tries (gen/kernels/armv8/choose.py): a node may be issued only while
+#: fewer than `window` nodes before it in program order are still waiting (0: unbounded). A
+#: small window keeps the generated order in the large, which the out-of-order cores' windows
+#: want, and still fills the in-order core's stalls
+WINDOWS = (8, 16, 32, 64, 0)
+
+
+def schedule(body: list[str], core: str, window: int = 0) -> list[str]:
     """`body` (a function's instructions and labels) with each straight-line region given offset
-    loads (``offset_loads``) and scheduled; every scheduled region is checked against the region
-    it was made from (``check``)."""
+    loads (``offset_loads``) and scheduled (``window``: see WINDOWS); every scheduled region is
+    checked against the region it was made from (``check``)."""
     out, region = [], []
     for line in body + [None]:
         if line is None or line.endswith(":") or _BOUNDARY.match(line.strip()):
             region = offset_loads(region)
-            done = schedule_region(region, core)
+            done = schedule_region(region, core, window=window)
             check(region, done)
             out += done + ([line] if line is not None else [])
             region = []
