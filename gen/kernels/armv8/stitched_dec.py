@@ -14,7 +14,6 @@ Branches: the pair count and (with the table, 96-bit IVs only) the public counte
 from __future__ import annotations
 
 from gen.kernels.armv8 import aes, stitched
-from gen.kernels.armv8.asm import function
 
 
 def ctr_ghash_dec_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "karatsuba",
@@ -36,16 +35,8 @@ def ctr_ghash_dec_pairs(prefix: str, keybits: int, unroll: int = 8, method: str 
     body += [x for k in range(per - 1, 0, -1) for x in (f"cmp x4, #{k}", f"b.eq {30 + k}f")] + ["b 5f"]
     for k in range(per - 1, 0, -1):
         body += [f"{30 + k}:"] + loop_body_of(2 * k, nr, method, spread, eor3) + ["b 5f"]
-    body += ["5:",
-             "rev w11, w12", "str w11, [x2, #12]", "add w10, w12, #1", "rev w11, w10", "str w11, [x2, #28]",
-             f"rev64 {hi}.16b, {hi}.16b", f"st1 {{{hi}.16b}}, [x6]"]
-    name = f"{prefix}_ctr_ghash_dec_pairs"
-    return function(f"void {name}(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, size_t n, "
-                    f"const uint32_t *hk, uint8_t y[16], const uint32_t *tab)", name, body,
-                    f"/* {name}: AES-{keybits} counter mode over n pairs and GHASH ({method}) of the ciphertext\n"
-                    f" * read, stitched, {unroll} blocks per loop step, GHASH spread {spread}{', EOR3' if eor3 else ''} "
-                    f"(gen/kernels/armv8/stitched_dec.py){' scheduled for ' + sched if sched else ''} */",
-                    framed=True, sched=sched)
+    return stitched.kernel_text(f"{prefix}_ctr_ghash_dec_pairs", body, keybits, unroll, method, spread, eor3, sched,
+                                read=True)
 
 
 def loop_body_of(n: int, nr: int, method: str, spread: str, eor3: bool) -> list[str]:
