@@ -174,3 +174,22 @@ def test_decrypt_is_within_1_05_of_encrypt_and_takes_one_pass(tmp_path):
             e, dd = (bench_mca.aarch64.fuse_aes(x) if fused else x for x in (enc, dec))
             ce, cd = (bench_mca.mca_cycles(x, core, tmp_path) for x in (e, dd))
             assert cd <= 1.05 * ce, (core, fused, cd / ce)
+
+
+def test_an_early_exit_in_the_single_pass_compare_is_caught(tmp_path):
+    """The lean path compares the tag itself (templates/gcm_glue.c.j2, decrypt96's caller): made
+    to stop at the first differing word, the trace check sees wrong byte 0 and wrong byte 15
+    take different paths through the one-shot decrypt."""
+    from emu.ct import checker as ct
+    config = presets.preset(PRESET)
+    d, text = _drop(config, tmp_path)
+    loop = "for (i = 0; i + 4 <= taglen; i += 4) {"
+    assert text.count(loop) == 2                      # tag_diff's (stream, other IVs) and the lean path's
+    at = text.rindex(loop)
+    d.header.write_text(text[:at] + "for (i = 0; i + 4 <= taglen && diff == 0; i += 4) {" + text[at + len(loop):])
+    work = tmp_path / "ct"
+    work.mkdir()
+    rep = ct.check_drop(d.header, d.prefix, d.target, 128, d.ctx_words, 0, work, runs=2,
+                        firmware=scenarios.Gcm.firmware(d, work), only=lambda n: n.startswith("decrypt wrong tag iv12"))
+    assert rep.status == "not-constant-time", str(rep)
+    assert rep.divergence.call == "decrypt" and rep.divergence.runs == (0, 1)
