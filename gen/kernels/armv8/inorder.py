@@ -9,12 +9,14 @@ is list-scheduled: a dependence graph from the registers each instruction reads 
 are one register, w/x one, the flags one; partial writes such as ``mov v31.s[3], w12`` read their
 destination) and memory order (stores stay in order with every load and store; loads may pass
 loads), latencies from llvm-mca-19's model of the core (``-instruction-info``), then a cycle by
-cycle simulation of a dual-issue in-order core that issues, among the instructions whose inputs are
-ready, those with the longest latency path to the region's end first, at most one on the AES/PMULL
-unit and one memory access a cycle. An AESE and the AESMC of its result are one node: they stay
-adjacent (the cores fuse them). Nothing is added or removed: a region comes out as a permutation
-of itself that keeps every dependence (``check``), and the drop's checks (NIST, differential in
-Unicorn and qemu, constant time) run on the scheduled code as on any other.
+cycle simulation of the A55's issue (``issue_class``: the Optimization Guide's slot-0-only
+instructions, one 128-bit NEON op a cycle, load and store pipes; results written back in order)
+that issues, among the ready instructions within a window, those with the longest latency path
+to the region's end first. An AESE and the AESMC of its result are one node: they stay adjacent
+(the cores fuse them). Post-indexed Q loads first become offset loads (``offset_loads``); then
+nothing is added or removed: a region comes out as a permutation of itself that keeps every
+dependence (``check``), and the drop's checks (NIST, differential in Unicorn and qemu, constant
+time) run on the scheduled code as on any other. The model and its figures: docs/armv8-fusion.md.
 """
 from __future__ import annotations
 
@@ -156,8 +158,8 @@ def issue_class(node: list[str]) -> tuple[bool, str | None]:
     PMULL(2) are dual-issuable from slot 0 only, throughput 1 (section 4.20); an adjacent
     AESE/AESMC pair dual-issues as one (sections 3.5.2, 4.20 note 1: it fills the cycle). Q-form
     loads, every vector LDP, LD1/ST1 of several registers and STP of Q registers issue from slot 0
-    only (sections 4.13, 4.14, 4.18, 4.19); the load and store pipelines are separate (5.8). unit: "neon" (the whole NEON
-    datapath for one cycle), "load", "store" or None."""
+    only (sections 4.13, 4.14, 4.18, 4.19); the load and store pipelines are separate (5.8).
+    unit: "neon" (the whole NEON datapath for one cycle), "load", "store" or None."""
     op, _, rest = node[0].strip().partition(" ")
     if op.startswith(("ld", "st")) and "[" in rest:
         data = rest.split("[")[0]
@@ -174,10 +176,11 @@ def issue_class(node: list[str]) -> tuple[bool, str | None]:
 def schedule_region(lines: list[str], core: str, width: int = 2, window: int = 0) -> list[str]:
     """`lines` (straight-line code) list-scheduled for a dual-issue in-order core: cycle by cycle,
     the ready node (within `window` nodes of the oldest one not issued, 0: any) with the longest
-    latency path to the region's end first, within the issue
-    rules of ``issue_class`` (at most one slot-0-only node a cycle, and it first; one node a cycle
-    on the NEON datapath, the load and the store pipeline each, for as many cycles as llvm-mca's
-    reciprocal throughput says). An AESE/AESMC pair counts as the AESE (the core fuses it)."""
+    latency path to the region's end first, within the issue rules of ``issue_class`` (at most
+    one slot-0-only node a cycle, and it first; one node a cycle on the NEON datapath, the load
+    and the store pipeline each, for as many cycles as llvm-mca's reciprocal throughput says)
+    and in-order write-back (llvm-mca's in-order model: no result is written before an older
+    one's). An AESE/AESMC pair counts as the AESE (the core fuses it)."""
     if len(lines) < 3:
         return list(lines)
     nodes = _nodes(lines)
