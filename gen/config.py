@@ -28,6 +28,11 @@ ARMV8_UNROLL_CHOICES = ("auto", *ARMV8_UNROLLS)   # auto: llvm-mca's cheapest (g
 ARMV8_MULS = ("karatsuba", "schoolbook")   # [armv8]: PMULLs per 128-bit product, 3 or 4
 ARMV8_EOR3 = ("off", "on")                 # [armv8]: EOR3 (SHA-3 extension) in the kernels
 ARMV8_CORES = ("generic", "cortex-a55")     # [armv8]: the core the kernels are scheduled for (cortex-a55: in order)
+#: [armv8] decrypt (issue 35): the one-shot decrypt hashes the ciphertext, checks the tag, then runs
+#: counter mode ("verify-first", the default: no plaintext reaches `out` unless the tag matched),
+#: or hashes and decrypts in one stitched pass and zeroes `out` on a bad tag ("single-pass":
+#: faster; plaintext sits in the caller's buffer until the tag is checked)
+ARMV8_DECRYPTS = ("verify-first", "single-pass")
 #: [schedule] objective (issue 19), Cortex-M AES-GCM: "speed" (every kernel unrolled, the default),
 #: "balanced" (a smaller GHASH group, one AES kernel, a looped key schedule) or "size" (the
 #: smallest .text: one-block GHASH as well); gen/targets/cortex_m.py maps it to kernel choices
@@ -45,14 +50,15 @@ TABLE_KEYS = {
     "ghash": {"impl": GHASHES},
     "rijndael256": {"shiftrows": SHIFTROWS},
     "schedule": {"seed": None, "objective": OBJECTIVES, "spill": SPILLS},
-    "armv8": {"unroll": None, "mul": ARMV8_MULS, "eor3": ARMV8_EOR3, "core": ARMV8_CORES},
+    "armv8": {"unroll": None, "mul": ARMV8_MULS, "eor3": ARMV8_EOR3, "core": ARMV8_CORES, "decrypt": ARMV8_DECRYPTS},
 }
 DEFAULTS = {"slicing": "ffs", "face": "off", "ghash": "ctmul", "shiftrows": "explicit", "seed": 0, "unroll": "auto",
-            "mul": "karatsuba", "eor3": "off", "core": "generic", "objective": "speed", "spill": "stack"}
+            "mul": "karatsuba", "eor3": "off", "core": "generic", "decrypt": "verify-first", "objective": "speed",
+            "spill": "stack"}
 ARMV8_KEYS = ("unroll", "mul", "eor3")
 #: options added after the first drops shipped: in the config hash only where they apply, so the
 #: hashes of configurations they do not concern stay as they were
-LATER_OPTIONS = ("shiftrows", *ARMV8_KEYS, "core", "objective", "spill")
+LATER_OPTIONS = ("shiftrows", *ARMV8_KEYS, "core", "decrypt", "objective", "spill")
 NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 
 # Combinations this generator builds today: (cipher, mode, target) -> allowed option values.
@@ -77,7 +83,7 @@ for _cipher in ("rijndael256", "speedy5", "speedy6", "speedy7"):   # bitsliced b
             SUPPORTED[(_cipher, _mode, _target)] = {"shiftrows": SHIFTROWS} if _cipher == "rijndael256" else {}
 for _bits in ("aes128", "aes192", "aes256"):          # AESE/AESMC + PMULL on ARMv8-A (issue 17)
     SUPPORTED[(_bits, "gcm", "armv8a")] = {"ghash": ("pmull",), "unroll": ARMV8_UNROLL_CHOICES, "mul": ARMV8_MULS,
-                                           "eor3": ARMV8_EOR3, "core": ARMV8_CORES}
+                                           "eor3": ARMV8_EOR3, "core": ARMV8_CORES, "decrypt": ARMV8_DECRYPTS}
 
 for (_cipher, _mode, _target), _opts in list(SUPPORTED.items()):   # RV32IMAC: the portable C kernels (issue 36)
     if _target == "portable":
@@ -101,6 +107,7 @@ class Config:
     mul: str = DEFAULTS["mul"]
     eor3: str = DEFAULTS["eor3"]
     core: str = DEFAULTS["core"]
+    decrypt: str = DEFAULTS["decrypt"]
     objective: str = DEFAULTS["objective"]
     spill: str = DEFAULTS["spill"]
 
@@ -126,6 +133,8 @@ class Config:
             opts.update(ghash=self.ghash, unroll=self.unroll, mul=self.mul, eor3=self.eor3)
             if self.core != DEFAULTS["core"]:     # "generic" is left out: older hashes stay
                 opts["core"] = self.core
+            if self.decrypt != DEFAULTS["decrypt"]:   # so is "verify-first"
+                opts["decrypt"] = self.decrypt
         else:
             if self.spec.family == "aes":
                 opts["slicing"] = self.slicing
@@ -168,7 +177,8 @@ class Config:
         if "unroll" in opts:
             unroll = f'"{self.unroll}"' if isinstance(self.unroll, str) else self.unroll
             text += (f'[ghash]\nimpl = "{self.ghash}"\n\n[armv8]\nunroll = {unroll}\nmul = "{self.mul}"\n'
-                     f'eor3 = "{self.eor3}"\n' + (f'core = "{self.core}"\n' if "core" in opts else "") + '\n')
+                     f'eor3 = "{self.eor3}"\n' + (f'core = "{self.core}"\n' if "core" in opts else "")
+                     + (f'decrypt = "{self.decrypt}"\n' if "decrypt" in opts else "") + '\n')
         text += f"[schedule]\nseed = {self.seed}\n"
         if "objective" in opts:
             text += f'objective = "{self.objective}"\n'

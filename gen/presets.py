@@ -82,9 +82,10 @@ _PRESETS += [
            rijndael256={"shiftrows": "fixsliced"}),
 ]
 
-def _armv8(name, bits, eor3="off", default=True, core=None):
+def _armv8(name, bits, eor3="off", default=True, core=None, decrypt=None):
     return name, default, {"name": name, "cipher": f"aes{bits}", "mode": "gcm", "target": "armv8a",
-                           "ghash": {"impl": "pmull"}, "armv8": {"eor3": eor3, **({"core": core} if core else {})}}
+                           "ghash": {"impl": "pmull"}, "armv8": {"eor3": eor3, **({"core": core} if core else {}),
+                                                                 **({"decrypt": decrypt} if decrypt else {})}}
 
 
 _PRESETS += [
@@ -93,6 +94,8 @@ _PRESETS += [
     _armv8("aes128gcm-armv8a-eor3", 128, eor3="on"),
     # -a55: the loops llvm-mca costs cheaper on the in-order Cortex-A55 list-scheduled for it (issue 35)
     _armv8("aes128gcm-armv8a-a55", 128, core="cortex-a55"),
+    # -1pass: decrypt and GHASH in one stitched pass, the output zeroed on a bad tag (issue 35)
+    _armv8("aes128gcm-armv8a-1pass", 128, decrypt="single-pass"),
 ]
 
 _PRESETS += [  # SPEEDY-r-192 in generated Thumb-2 (issue 16): speedy5ecb-m3 ... speedy7ctr-m4

@@ -35,8 +35,9 @@ def test_portable_refuses_before_touching_buffers(tmp_path, name, mode):
     assert checks >= (80 if "-DSG_GCM" in mode else 3)
 
 
-def test_armv8a_refuses_before_touching_buffers(tmp_path):
-    hdr = hostbuild.render("aes128gcm-armv8a", tmp_path)
+@pytest.mark.parametrize("name", ["aes128gcm-armv8a", "aes128gcm-armv8a-1pass"])
+def test_armv8a_refuses_before_touching_buffers(tmp_path, name):
+    hdr = hostbuild.render(name, tmp_path)
     exe = hostbuild.compile_aarch64([LIMITS], hdr, tmp_path / "limits", ["-DSG_GCM"])
     assert _ok(hostbuild.run(exe, qemu=True)) >= 80
     probe = hostbuild.run(exe, ["probe"], qemu=True)

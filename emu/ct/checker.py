@@ -665,7 +665,8 @@ def _drop_checks(d: _Drop, keybytes: int, extra_lengths: Sequence[int] = ()):
             s.tcall("encrypt", c, ivp, len(iv), aadp, alen, inp, n, out, tag, 16)
         checks.append((name, "key, plaintext, AAD", enc_run))
 
-    dec_combos = [(iv96, 0, 20), (iv96, 33, 20), (iv96, 64, 0), (iv_long, 16, 20)]
+    dec_combos = [(iv96, 0, 20), (iv96, 33, 20), (iv96, 64, 0), (iv_long, 16, 20),
+                  (iv96, 161, 20), (iv_long, 161, 0)]    # 161: a loop step of 8 blocks, a pair, a byte
     for iv, n, alen in dec_combos:
         for verdict in ("right tag", "wrong tag"):
             name = f"decrypt {verdict} iv{len(iv)} len{n} aad{alen}"

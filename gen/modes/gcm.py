@@ -18,14 +18,15 @@ def api(config: Config, ks: KernelSet) -> str:
     return render("gcm_api.h.j2", p=p, P=p.upper(), keybytes=config.spec.key_bytes,
                   rk_words=ks.rk_words, rk_comment=ks.rk_comment, hk_words=ks.ghash.words,
                   hk_comment=ks.ghash.comment, face=config.face, face_words=ks.face_words,
-                  block=ks.block_bytes, per_call=ks.blocks_per_call, ctr_table=ks.ctr_table)
+                  block=ks.block_bytes, per_call=ks.blocks_per_call, ctr_table=ks.ctr_table,
+                  dec1pass=ks.ctr_ghash_dec)
 
 
 def glue(config: Config, ks: KernelSet) -> str:
     _check(ks)
     p = config.prefix
     return render("gcm_glue.c.j2", p=p, P=p.upper(), face=config.face, ctr_pairs=ks.ctr_pairs,
-                  zero32_asm=ks.zero32_asm, ctr_ghash=ks.ctr_ghash, ctr_table=ks.ctr_table,
+                  zero32_asm=ks.zero32_asm, ctr_ghash=ks.ctr_ghash, ctr_table=ks.ctr_table, dec1pass=ks.ctr_ghash_dec,
                   zero_bytes_asm=ks.zero_bytes_asm, encrypt_via_ctr=ks.encrypt_via_ctr,
                   encrypt_pairs=ks.encrypt_pairs, lean96=lean_one_shot(config, ks),
                   keybytes=config.spec.key_bytes)

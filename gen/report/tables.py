@@ -414,7 +414,9 @@ def presets_table() -> str:
     for c in presets.all_presets():
         gcm = c.mode == "gcm"
         rows.append([f"`{c.name}`", c.spec.title + ("-GCM" if gcm else f" {c.mode.upper()}"), c.target,
-                     (f"unroll {c.unroll}, {c.mul}, EOR3 {c.eor3}, GHASH {c.ghash}" if c.target == "armv8a" else
+                     (f"unroll {c.unroll}, {c.mul}, EOR3 {c.eor3}, GHASH {c.ghash}"
+                      + (f", scheduled for {c.core}" if c.core != "generic" else "")
+                      + (f", decrypt {c.decrypt}" if c.decrypt != "verify-first" else "") if c.target == "armv8a" else
                       f"{c.slicing}, face {c.face}, GHASH {c.ghash}"
                       + (f", objective {c.objective}" if c.objective != "speed" else "")
                       + (f", spill {c.spill} (Cortex-M4F)" if c.spill != "stack" else "")) if gcm else "bitsliced",

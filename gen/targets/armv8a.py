@@ -7,12 +7,14 @@ the counter mode and GHASH, or `auto` (the default: the one llvm-mca costs cheap
 `mul` karatsuba (3 PMULLs per product) or schoolbook (4), `eor3` the SHA-3 extension's
 three-way XOR (then the drop needs a core with it: -march=...+sha3), `core` generic (the kernels
 as written, for out-of-order cores) or cortex-a55 (the kernels whose loops llvm-mca costs cheaper
-on the in-order A55 list-scheduled for it, inorder.py).
+on the in-order A55 list-scheduled for it, inorder.py), `decrypt` verify-first (the default: hash,
+check the tag, then counter mode) or single-pass (stitched_dec.py: one pass, the output zeroed on
+a bad tag).
 """
 from __future__ import annotations
 
 from gen.config import Config
-from gen.kernels.armv8 import aes, choose, ctr, ctr_table, ghash, stitched, wipe
+from gen.kernels.armv8 import aes, choose, ctr, ctr_table, ghash, stitched, stitched_dec, wipe
 from gen.targets.common import GhashPart, KernelSet
 
 
@@ -51,12 +53,16 @@ def kernels(config: Config) -> KernelSet:
         figures["scheduled_for"] = {"core": core, "kernels": sched}
 
     def on(kernel):
-        return core if sched.get(kernel) else ""
+        return choose.sched_spec(core, sched[kernel]) if core else ""
     sections = [wipe.zero32(p), wipe.zero_bytes(p), wipe.vector_wipe(p), aes.keyschedule(p, keybits), aes.encrypt2(p, keybits),
                 aes.encrypt_pairs(p, keybits, sched=on("aes_encrypt_pairs")),
                 ghash.ghash_blocks(p, unroll, config.mul, eor3, sched=on("ghash_blocks")), ghash.ghash_init(p),
                 ctr.ctr_pairs(p, keybits, unroll, eor3, sched=on("ctr_pairs")), ctr_table.ctr_table(p),
                 stitched.ctr_ghash_pairs(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs"))]
+    single_pass = config.decrypt == "single-pass"
+    if single_pass:
+        sections.append(stitched_dec.ctr_ghash_dec_pairs(p, keybits, unroll, config.mul, spread, eor3,
+                                                         sched=on("ctr_ghash_pairs")))   # the same loop step
     figures.update(ghash_spread=spread,
                    steady_state_cycles_per_byte=choose.kernel_figures(keybits, unroll, config.mul, spread, eor3,
                                                                       sched=sched, core=core),
@@ -73,6 +79,7 @@ def kernels(config: Config) -> KernelSet:
         ctr_pairs=True,
         encrypt_pairs=True,
         ctr_ghash=True,
+        ctr_ghash_dec=single_pass,
         ctr_table=True,
         zero32_asm=True,
         zero_bytes_asm=True,

@@ -46,6 +46,10 @@ class KernelSet:
     #: the target has ``{p}_ctr_ghash_pairs(rk, out, cb, in, n, hk, y)`` too: ctr_pairs and GHASH of
     #: the ciphertext stitched in one loop (armv8a); encrypt's update then hashes as it writes
     ctr_ghash: bool = False
+    #: with ctr_ghash: ``{p}_ctr_ghash_dec_pairs`` too (same arguments), counter mode and GHASH of
+    #: the ciphertext it reads in one loop; the glue then decrypts in one pass and zeroes the
+    #: output on a bad tag (armv8a ``[armv8] decrypt = "single-pass"``)
+    ctr_ghash_dec: bool = False
     #: with ctr_ghash: ``{p}_ctr_table(tab, rk)`` fills ``ctx->ctr_tab`` (256 words) in init, and the
     #: stitched kernel takes it as its last argument for 96-bit IVs (NULL otherwise)
     ctr_table: bool = False

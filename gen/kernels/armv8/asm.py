@@ -39,11 +39,13 @@ def function(prototype: str, sym: str, body: list[str], comment: str = "", frame
     body that is not ``framed`` ends in its one ``ret``). ``framed``: a NEON kernel, d8-d15
     saved around the body, then ``ret``. Either way the vector registers the body names are
     zeroed before the return (``vector_wipe``). ``sched``: an in-order core the body's
-    straight-line regions are list-scheduled for (gen/kernels/armv8/inorder.py)."""
+    straight-line regions are list-scheduled for (gen/kernels/armv8/inorder.py), with
+    " window W" after it when the schedule's window is bounded (choose.sched_spec)."""
     body = list(body)
     if sched:
         from gen.kernels.armv8.inorder import schedule
-        body = schedule(body, sched)
+        core, _, window = sched.partition(" window ")
+        body = schedule(body, core, int(window or 0))
     if framed:
         body = SAVE_D8_D15 + body + vector_wipe(body, range(8, 16)) + RESTORE_D8_D15 + ["ret"]
     else:

@@ -176,13 +176,20 @@ def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "k
     for k in range(per - 1, 0, -1):
         body += [f"{30 + k}:"] + aes_group(2 * k, nr, [], spread, eor3) + ghash_group(2 * k, method, eor3)
         body += ["b 5f"]
-    body += ["5:",
-             "rev w11, w12", "str w11, [x2, #12]", "add w10, w12, #1", "rev w11, w10", "str w11, [x2, #28]",
-             f"rev64 {hi}.16b, {hi}.16b", f"st1 {{{hi}.16b}}, [x6]"]
-    name = f"{prefix}_ctr_ghash_pairs"
+    return kernel_text(f"{prefix}_ctr_ghash_pairs", body, keybits, unroll, method, spread, eor3, sched)
+
+
+def kernel_text(name: str, body: list[str], keybits: int, unroll: int, method: str, spread: str, eor3: bool,
+                sched: str, read: bool = False) -> str:
+    """A stitched kernel's function (this module's, or with `read` stitched_dec.py's, which hashes
+    the ciphertext it reads): `body`, then label 5: the two counters of cb advanced and y stored."""
+    hi = G["hi"]
+    body = body + ["5:", "rev w11, w12", "str w11, [x2, #12]", "add w10, w12, #1", "rev w11, w10",
+                   "str w11, [x2, #28]", f"rev64 {hi}.16b, {hi}.16b", f"st1 {{{hi}.16b}}, [x6]"]
+    what, source = ("ciphertext\n * read, stitched", "stitched_dec") if read else ("ciphertext,\n * stitched", "stitched")
     return function(f"void {name}(const uint32_t *rk, uint8_t *out, uint8_t *cb, const uint8_t *in, size_t n, "
                     f"const uint32_t *hk, uint8_t y[16], const uint32_t *tab)", name, body,
-                    f"/* {name}: AES-{keybits} counter mode over n pairs and GHASH ({method}) of the ciphertext,\n"
-                    f" * stitched, {unroll} blocks per loop step, GHASH spread {spread}{', EOR3' if eor3 else ''} "
-                    f"(gen/kernels/armv8/stitched.py){' scheduled for ' + sched if sched else ''} */",
+                    f"/* {name}: AES-{keybits} counter mode over n pairs and GHASH ({method}) of the {what}, "
+                    f"{unroll} blocks per loop step, GHASH spread {spread}{', EOR3' if eor3 else ''} "
+                    f"(gen/kernels/armv8/{source}.py){' scheduled for ' + sched if sched else ''} */",
                     framed=True, sched=sched)
