@@ -1,6 +1,6 @@
 /* libFuzzer target: the portable AES-GCM drops (AES-128, -192 and -256 in one program: the input
  * picks the key size) against OpenSSL's libcrypto. The input also picks the operation (one-shot or
- * streaming encrypt/decrypt, ECB, GHASH), the IV length (12 bytes mostly, else 1..128 (OpenSSL's limit), or 0), the
+ * streaming encrypt/decrypt, ECB, GHASH), the IV length (12 bytes mostly, else 1..128 (OpenSSL's limit), 129..1024 (SP 800-38D written out: gcm_ref.h), or 0), the
  * tag length (allowed or not), the AAD and message lengths, the stream's split, in place or not,
  * the buffers' misalignment and a tampered bit. A divergence aborts with the case on stderr.
  * Built by tests/fuzz/targets.py with -DSG_H128/-DSG_H192/-DSG_H256 (the headers' paths). */
