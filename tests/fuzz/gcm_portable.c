@@ -13,6 +13,7 @@
 #include SG_H128
 #include SG_H192
 #include SG_H256
+#define SG_ORACLE_CROSSCHECK 1
 #include "ossl_gcm.h"
 #include "live.h"
 #define SG_LIVE 1
