@@ -29,11 +29,16 @@ class Header:
                 toolchain.impl_define(p)]
 
 
+_RENDERED: dict[str, str] = {}        # preset -> header text: the generator is deterministic
+
+
 def render(name: str, workdir: Path) -> Header:
     """The header the generator writes today for preset `name` (not out/'s copy, which the lead
-    regenerates at integration)."""
+    regenerates at integration); rendered once per process (a Cortex-M header takes seconds)."""
     config = presets.preset(name)
-    text, _ = header(config, f"slicegen build {name}")
+    if name not in _RENDERED:
+        _RENDERED[name], _ = header(config, f"slicegen build {name}")
+    text = _RENDERED[name]
     path = workdir / f"{name}.h"
     path.write_text(text)
     return Header(path, config.prefix, config)

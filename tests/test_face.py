@@ -105,8 +105,8 @@ def test_ir_whole_table_r2(o):
 
 def test_r2_s_planes_of_parity_0_from_parity_1():
     """r2's fill takes the s planes of its group: init keeps parity 1 in the ctx (model_sv) and
-    the glue shifts them one lane for parity 0 (sv_words, as {p}_face_splanes): both equal to
-    face_sv_ir on the group's vb."""
+    the model shifts them one lane for parity 0 (sv_words; the glue needs parity 1 only:
+    tests/test_face_parity.py): both equal to face_sv_ir on the group's vb."""
     rng = random.Random(3)
     rk = run(keyschedule_ir(128, "ffs"), {"key": _words(rng.randbytes(16))})["rk"]
     sv1 = aes_face.model_sv(128, "ffs", rk)
@@ -465,28 +465,26 @@ if __name__ == "__main__":
 
 
 SPLANES_HARNESS = r'''
-/* r2: the fill's s planes as the glue hands them over (ctx->face_sv from init, shifted one lane
- * for parity 0), copied out. */
-uint32_t sg_splanes(uint32_t g, uint32_t o, uint32_t *out)
+/* r2: the fill's s planes of group g as the glue hands them over (ctx->face_sv from init; every
+ * pair it fills for starts at an odd counter: tests/test_face_parity.py), copied out. */
+uint32_t sg_splanes(uint32_t g, uint32_t *out)
 {
-    uint32_t sv[8], b;
-    const uint32_t *p = F(face_splanes)(&ctx, sv, g, o);
-    for (b = 0; b < 8u; b++) out[b] = p[b];
+    uint32_t b;
+    for (b = 0; b < 8u; b++) out[b] = ctx.face_sv[8u * g + b];
     return 0;
 }
 '''
 
 
-def test_glue_s_planes_r2_both_parities():
-    """init's s planes in the ctx and the glue's parity-0 shift (which a 96-bit IV never takes):
-    every group and parity against face_sv_ir on that group's vb (the emulated M4, portable C)."""
+def test_glue_s_planes_r2():
+    """init's s planes in the ctx, which the glue hands to the fill: every group against
+    face_sv_ir on that group's vb of parity 1 (the emulated M4)."""
     hp, prefix = _header(128, "r2")
     h = HarnessMachine(hp, prefix, "r2", "cortex-m4", GCTR_HARNESS + SPLANES_HARNESS, "splanes", 128)
     rk = run(keyschedule_ir(128, "ffs"), {"key": _words(h.key)})["rk"]
     prog = aes_face.face_sv_ir(128, "ffs")
     for g in range(8):
-        for o in (0, 1):
-            out = h.m.alloc(32)
-            h.call("sg_splanes", g, o, out)
-            got = [int.from_bytes(bytes(h.m.read(out + 4 * b, 4)), "little") for b in range(8)]
-            assert got == run(prog, {"rk": rk, "vb": aes_face.vb_words(g, o)})["sv"], (g, o)
+        out = h.m.alloc(32)
+        h.call("sg_splanes", g, out)
+        got = [int.from_bytes(bytes(h.m.read(out + 4 * b, 4)), "little") for b in range(8)]
+        assert got == run(prog, {"rk": rk, "vb": aes_face.vb_words(g, 1)})["sv"], g

@@ -3,8 +3,10 @@ tests/fuzz/ on the designers' known answers, each libFuzzer target replaying its
 and then fuzzing a few seeded seconds without a divergence or a sanitizer report, planted bugs (a
 GCM drop accepting a 17-byte tag, a FACE cache wipe that lets a cached stream go on) that the
 targets must find, the GCM corpus replayed on the
-ARMv8-A drops under qemu-aarch64 and on Cortex-M drops in Unicorn, and the FACE corpus's call
-sequences on Cortex-M FACE r2 drops in Unicorn."""
+ARMv8-A drops under qemu-aarch64 and on Cortex-M drops in Unicorn, the FACE corpus's call
+sequences on Cortex-M FACE r2 drops in Unicorn, and a few seeded seconds of the bounded live mode
+(tests/fuzz/live.py: each input as libFuzzer makes it on emulated M4 and M3 drops), which must
+also find a bug planted in an emulated drop only."""
 import json
 import subprocess
 
@@ -15,7 +17,7 @@ from emu.checks.runner import EmuRunner, HostRunner
 from emu.machines import toolchain
 from gen.ciphers import base
 from tests import hostbuild
-from tests.fuzz import emu_face_replay, emu_replay, run, targets
+from tests.fuzz import emu_face_replay, emu_replay, live, run, targets
 
 SECONDS = 5
 
@@ -126,3 +128,34 @@ def test_cortex_m_replays_the_face_corpus(tmp_path, drop):
     assert len(inputs) >= 100
     errors = [f"{p.name}: {e}" for p in inputs for e in replay.run(p.read_bytes())]
     assert errors == []
+
+
+#: the CI slice's live workers: AES-128 only (M4 speed drop with the lean path, M3 FACE r2; the
+#: long form, `make fuzz-live`, has every key size), FACE r2 on the M4 only
+LIVE_GCM = {16: live.GCM_EMULATED[16]}
+LIVE_FACE = live.FACE_EMULATED[:1]
+
+
+@pytest.mark.parametrize("name,drops", [("gcm_portable", LIVE_GCM), ("face_portable", LIVE_FACE)], ids=["gcm", "face"])
+def test_live_mode_is_clean(tmp_path, built, name, drops):
+    """A few seeded seconds of the live mode from a few corpus inputs: every input the fuzzer makes
+    runs on the emulated drops too, and they agree with the oracle. The program is the plain
+    target's (the live mode is switched on by the runner)."""
+    worker = live.WORKERS[name](tmp_path, drops=drops)
+    figs = live.run_live(built(name)[0], targets.TARGETS[name], worker, 5, seed=1, work=tmp_path, seeds=5)
+    assert figs.ok, figs.failure or figs.log.read_text()[-3000:]
+    assert figs.emulated >= (20 if name == "gcm_portable" else 5)
+
+
+def test_live_mode_finds_a_bug_in_an_emulated_drop(tmp_path, built):
+    """The portable drop is right, the Cortex-M4 drop accepts a 17-byte tag: only the live worker
+    can see it, and the run must fail with its message."""
+    def plant(preset, text):
+        assert "(taglen >= 12 && taglen <= 16)" in text
+        return text.replace("(taglen >= 12 && taglen <= 16)", "(taglen >= 12 && taglen <= 17)")
+    worker = live.GcmWorker(tmp_path, mutate=plant, drops={16: live.GCM_EMULATED[16][:1]})
+    figs = live.run_live(built("gcm_portable")[0], targets.TARGETS["gcm_portable"], worker, 30, seed=1, work=tmp_path,
+                         seeds=5)
+    assert not figs.ok
+    assert "aes128gcm-m4-ffs (cortex-m4)" in figs.failure and "rc -2" not in figs.failure.split("(oracle")[0]
+    assert "DIVERGENCE (emulated drop, live)" in figs.log.read_text()

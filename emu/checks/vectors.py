@@ -16,6 +16,7 @@ DATA = Path(__file__).resolve().parent / "data"
 NIST_FILES = {bits: (f"gcmEncryptExtIV{bits}.rsp", f"gcmDecrypt{bits}.rsp") for bits in (128, 192, 256)}
 
 OP_ENCRYPT, OP_DECRYPT, OP_STREAM_ENCRYPT, OP_STREAM_DECRYPT = 0, 1, 2, 3
+OP_ECB, OP_GHASH = 4, 5     # emu/machines/driver.c: ecb_encrypt; ghash from y = iv (16 bytes), y as the tag
 
 
 @dataclass
@@ -35,7 +36,7 @@ class Case:
 
     @property
     def decrypt(self) -> bool:
-        return bool(self.op & 1)
+        return self.op in (OP_DECRYPT, OP_STREAM_DECRYPT)
 
 
 def _pad4(n: int) -> int:

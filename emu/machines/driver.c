@@ -6,7 +6,12 @@
  *
  * A case is 7 little-endian u32 (op, keylen, ivlen, aadlen, len, taglen, flags) followed
  * by key, iv, aad, input and tag bytes (tag only for decrypting ops), padded to 4 bytes.
- *   op 0 one-shot encrypt, 1 one-shot decrypt, 2 streaming encrypt, 3 streaming decrypt
+ *   op 0 one-shot encrypt, 1 one-shot decrypt, 2 streaming encrypt, 3 streaming decrypt,
+ *      4 ecb_encrypt of the input's whole blocks, 5 ghash: y = the 16-byte iv through the input's
+ *      whole blocks, y as the tag (for both the output's bytes not written are the input's in
+ *      place, else zeros)
+ *   (the tag is an input for ops 1 and 3 only; the tag buffer holds 256 bytes, so a refused tag
+ *   length over 16 is still a well-formed case)
  *   flags bit 0: in place; bits 1-2: misalignment of the input copy; bits 3-4: of the output;
  *         bits 8-15: where the AAD is split (streaming); bits 16-23: data chunk size - 1.
  * A result is an i32 return code, the output bytes and (encrypting ops) the tag, padded to 4.
@@ -25,7 +30,7 @@ static F(ctx) sg_ctx;
 static F(stream) sg_stream;
 static uint8_t sg_in[SG_MAXMSG + 8];
 static uint8_t sg_out[SG_MAXMSG + 8];
-static uint8_t sg_tag[16];
+static uint8_t sg_tag[256];
 
 static uint32_t sg_u32(const uint8_t *p)
 {
@@ -88,14 +93,20 @@ uint32_t sg_run_batch(const uint8_t *cases, uint32_t ncases, uint8_t *results)
         const uint8_t *tag = msg + len;
         uint8_t *in = sg_in + ((flags >> 1) & 3u);
         uint8_t *out = (flags & 1u) ? in : sg_out + ((flags >> 3) & 3u);
-        int decrypt = (int)(op & 1u);
+        int decrypt = op == 1u || op == 3u;
         int rc;
         cases += sg_pad4(28u + keylen + ivlen + aadlen + len + (decrypt ? taglen : 0u));
         sg_copy(in, msg, len);
-        sg_clear(sg_tag, 16);
+        sg_clear(sg_tag, 16);         /* bytes 16.. are never written: only a refused length reaches them */
         rc = F(init)(&sg_ctx, key, keylen);
         if (rc == 0) {
-            if (op == 0)
+            if (op >= 4u && !(flags & 1u)) sg_clear(out, len);   /* what is not written: zeros */
+            if (op == 4u)
+                F(ecb_encrypt)(&sg_ctx, out, in, len / 16u);
+            else if (op == 5u) {
+                sg_copy(sg_tag, iv, 16);
+                F(ghash)(&sg_ctx, sg_tag, in, len / 16u);
+            } else if (op == 0)
                 rc = F(encrypt)(&sg_ctx, iv, ivlen, aad, aadlen, in, len, out, sg_tag, taglen);
             else if (op == 1)
                 rc = F(decrypt)(&sg_ctx, iv, ivlen, aad, aadlen, in, len, tag, taglen, out);

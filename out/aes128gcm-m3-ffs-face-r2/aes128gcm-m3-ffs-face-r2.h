@@ -19059,18 +19059,6 @@ static void aes128gcm_m3_ffs_face_r2_face_vbits(uint32_t vb[8], uint32_t g, uint
         vb[5u + b] = ((0u - ((g >> b) & 1u)) & (0xffffffffu >> o)) | ((((g + o) >> b) & 1u) << 31);
 }
 
-/* The fill's s planes (S(v ^ k15) ^ 0x63, lane l: v = 32 g + o + l) of group g, pair parity o:
- * init left parity 1 (that of every pair with a 96-bit IV) in ctx->face_sv; parity 0 is the same
- * planes one lane up, lane 0 from lane 31 of group g - 1 (of group 7 for g = 0: v = 256 = 0). */
-static const uint32_t *aes128gcm_m3_ffs_face_r2_face_splanes(const aes128gcm_m3_ffs_face_r2_ctx *ctx, uint32_t sv[8], uint32_t g, uint32_t o)
-{
-    const uint32_t *t = ctx->face_sv;
-    uint32_t b;
-    if (o) return t + 8u * g;
-    for (b = 0; b < 8u; b++) sv[b] = (t[8u * g + b] << 1) | (t[8u * ((g - 1u) & 7u) + b] >> 31);
-    return sv;
-}
-
 /* 32 zero bytes: the input when FACE's fused kernel is to produce bare keystream (into s->ks). */
 static const uint8_t aes128gcm_m3_ffs_face_r2_face_zeros[32] = {0};
 
@@ -19113,15 +19101,19 @@ static void aes128gcm_m3_ffs_face_r2_face_next(aes128gcm_m3_ffs_face_r2_stream *
     last = 32u * k + 30u + (v0 & 1u);
     if (last > 254u) last -= 2u;
     if (!(s->face_groups & (1u << k))) {
-        uint32_t sv[8], use = (last - v0) / 2u + 1u;   /* pairs that read group k */
+        uint32_t use = (last - v0) / 2u + 1u;   /* pairs that read group k */
         if (use > pairs) use = pairs;
         if (use < AES128GCM_M3_FFS_FACE_R2_FACE_MIN_GROUP) {
             aes128gcm_m3_ffs_face_r2_face_plain(s, out, in);
             return;
         }
-        aes128gcm_m3_ffs_face_r2_face_fill(s->face_tab + AES128GCM_M3_FFS_FACE_R2_FACE_ENTRY_WORDS * 32u * k, s->face_fs,
-                        aes128gcm_m3_ffs_face_r2_face_splanes(s->ctx, sv, k, v0 & 1u));
-        if (!(v0 & 1u)) aes128gcm_m3_ffs_face_r2_zero32(sv, 8);   /* key-dependent */
+        /* The fill's s planes of group k: init's ctx->face_sv (S(v ^ k15) ^ 0x63, lane l: v = 32 k
+         * + 1 + l), made for pairs that start at an odd counter, and every pair here does: with
+         * FACE on (a 96-bit IV) start sets ctr = 1, E(J0) and the first block take it to 3, and
+         * every other change of ctr adds 2 per pair (the one step of 1, in update, is for ctr_ghash
+         * drops: ARMv8-A, which have no FACE). The even-parity planes (these one lane up) were
+         * never needed; tests/test_face_parity.py checks this on every FACE r2 drop. */
+        aes128gcm_m3_ffs_face_r2_face_fill(s->face_tab + AES128GCM_M3_FFS_FACE_R2_FACE_ENTRY_WORDS * 32u * k, s->face_fs, s->ctx->face_sv + 8u * k);
         s->face_groups |= 1u << k;
     }
     aes128gcm_m3_ffs_face_r2_face_encrypt2(s->ctx->rk, s->face_fs, out, in, s->face_tab + AES128GCM_M3_FFS_FACE_R2_FACE_PAIR(v0), 1u);

@@ -2,9 +2,10 @@
 input is decoded as tests/fuzz/gcm_case.h decodes it (`decode` is a port of sg_case_decode: the
 same choices from the same bytes), made into a case of the batch driver (emu/machines/driver.c:
 one-shot or streaming encrypt/decrypt, in place, misaligned, an AAD split and a chunk size: the
-first two pieces of the input's split), and run in Unicorn on the drop's core and, as the oracle,
-on the host through the portable drop of the same key size (fuzzed against OpenSSL). The ECB and
-GHASH operations and tag lengths over 16 (the driver's tag buffer) are left out."""
+first two pieces of the input's split; ecb_encrypt; ghash from the input's y0), and run in Unicorn
+on the drop's core and, as the oracle, on the host through the portable drop of the same key size
+(fuzzed against OpenSSL and SP 800-38D's algorithm). Every input is run: every operation, every
+tag and IV length."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -14,7 +15,8 @@ from emu.checks import vectors
 
 M64 = (1 << 64) - 1
 TAGLENS = (16, 16, 16, 16, 12, 13, 14, 15, 8, 4, 0, 17, 3, 255)
-OPS = {0: vectors.OP_ENCRYPT, 1: vectors.OP_DECRYPT, 2: vectors.OP_STREAM_ENCRYPT, 3: vectors.OP_STREAM_DECRYPT}
+OPS = {0: vectors.OP_ENCRYPT, 1: vectors.OP_DECRYPT, 2: vectors.OP_STREAM_ENCRYPT, 3: vectors.OP_STREAM_DECRYPT,
+       4: vectors.OP_ECB, 5: vectors.OP_GHASH}
 
 
 class _Input:
@@ -71,6 +73,7 @@ class Decoded:
     iv: bytes
     aad: bytes
     msg: bytes
+    y0: bytes
     pieces: list = field(default_factory=list)
 
 
@@ -80,7 +83,7 @@ def decode(data: bytes) -> Decoded:
     b0, b1, b2 = i.take(1), i.take(1), i.take(1)
     op, inplace, keylen = b0 % 6, (b0 >> 3) & 1, 16 + 8 * (((b0 >> 4) & 3) % 3)
     tamper = 0 if (b1 & 7) < 5 else (b1 & 7) - 4
-    ivlen = 12 if b2 < 160 else 0 if b2 == 255 else 1 + i.take(1) % 128
+    ivlen = 12 if b2 < 160 else 0 if b2 == 255 else 129 + i.take(2) % 896 if b2 >= 248 else 1 + i.take(1) % 128
     taglen = TAGLENS[i.take(1) % 14]
     aadlen, length = i.length(40, 2100), i.length(100, 4200)
     pos = i.take(2)
@@ -92,7 +95,8 @@ def decode(data: bytes) -> Decoded:
     if sum(pieces) == 0:
         pieces = pieces[:31] + [aadlen + length + 1]
     return Decoded(op, inplace, keylen, tamper, (b1 >> 3) & 3, (b1 >> 5) & 3, ivlen, taglen, pos, key, iv,
-                   fill(seed, aadlen), fill(seed ^ 0x9E3779B97F4A7C15, length), pieces)
+                   fill(seed, aadlen), fill(seed ^ 0x9E3779B97F4A7C15, length), fill(seed ^ 0x5851F42D4C957F2D, 16),
+                   pieces)
 
 
 def _flip(b: bytes, pos: int) -> bytes:
@@ -109,6 +113,10 @@ def driver_case(d: Decoded, ct: bytes, tag: bytes) -> vectors.Case:
     chunk = min(max(d.pieces[1 % len(d.pieces)], 1), 256)
     flags = d.inplace | (d.in_off << 1) | (d.out_off << 3) | ((d.pieces[0] % 256) << 8) | ((chunk - 1) << 16)
     op = OPS[d.op]
+    if op == vectors.OP_ECB:
+        return vectors.Case(op, d.key, b"", b"", d.msg, 0, flags=flags)
+    if op == vectors.OP_GHASH:
+        return vectors.Case(op, d.key, d.y0, b"", d.msg, 16, flags=flags)
     if op in (vectors.OP_ENCRYPT, vectors.OP_STREAM_ENCRYPT):
         return vectors.Case(op, d.key, d.iv, d.aad, d.msg, d.taglen, flags=flags)
     aad, data, given = d.aad, ct, tag[:d.taglen] if d.taglen else tag[:1]
@@ -122,13 +130,8 @@ def driver_case(d: Decoded, ct: bytes, tag: bytes) -> vectors.Case:
 
 
 def corpus_inputs(corpus: Path, keylen: int) -> list[Decoded]:
-    """The corpus's GCM inputs for this key size that the driver can run."""
-    out = []
-    for path in sorted(corpus.iterdir()):
-        d = decode(path.read_bytes())
-        if d.keylen == keylen and d.op in OPS and d.taglen <= 16:
-            out.append(d)
-    return out
+    """The corpus's GCM inputs for this key size."""
+    return [d for d in (decode(path.read_bytes()) for path in sorted(corpus.iterdir())) if d.keylen == keylen]
 
 
 def cases(inputs: list[Decoded], oracle) -> list[vectors.Case]:

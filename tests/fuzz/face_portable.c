@@ -7,6 +7,7 @@
  * (the carry pair at 4048 bytes, the stream beyond 8144). A model of the cache says when it is
  * rebuilt and when a call must be refused with ECACHE (-3): the cache was built under this ctx
  * with another key, or a cached stream's cache was rebuilt or wiped under it.
+ * In the live mode (tests/fuzz/live.py) each sequence also runs on emulated Cortex-M drops.
  * Built by tests/fuzz/targets.py with -DSG_HFACE (the header's path). */
 #include <stdint.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include "heap.h"
 #include "input.h"
 #include "ossl_gcm.h"
+#include "live.h"
 
 #define P(x) aes128gcm_portable_face_r2_##x
 #define ECACHE (-3)
@@ -231,5 +233,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sg_heap_free(&st.heap);
     }
     P(face_cache_wipe)(&cache);
+    {                                    /* the live mode: the same steps on the emulated drops */
+        uint32_t steps = (uint32_t)st.step;
+        sg_live_check(data, size, &steps, 1);
+    }
     return 0;
 }

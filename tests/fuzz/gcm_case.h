@@ -48,7 +48,8 @@ static void sg_case_decode(sg_case *c, const uint8_t *data, size_t size)
     c->tamper = (b1 & 7u) < 5u ? 0 : (int)(b1 & 7u) - 4;
     c->in_off = (b1 >> 3) & 3u;
     c->out_off = (b1 >> 5) & 3u;
-    c->ivlen = b2 < 160u ? 12u : b2 == 255u ? 0u : 1u + sg_take(&in, 1) % 128u;   /* OpenSSL: 128 at most */
+    /* 12 bytes mostly; 1..128 (OpenSSL's range); 129..1024 (SP 800-38D's model: tests/fuzz/gcm_ref.h); 0 */
+    c->ivlen = b2 < 160u ? 12u : b2 == 255u ? 0u : b2 >= 248u ? 129u + sg_take(&in, 2) % 896u : 1u + sg_take(&in, 1) % 128u;
     c->taglen = taglens[sg_take(&in, 1) % 14u];
     c->aadlen = sg_len(&in, 40, 2100);
     c->len = sg_len(&in, 100, 4200);

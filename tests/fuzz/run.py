@@ -2,8 +2,10 @@
 run each for --seconds on one core from its committed corpus, then merge into
 tests/fuzz/corpus/<name>/ only the inputs that add coverage (so it stays small), and print the
 figures docs/reliability.md records: executions, execs/s, edges (libFuzzer's `cov`), features.
---replay runs the committed corpus once and stops. A divergence or a sanitizer report stops the
-run with libFuzzer's crash file in the build folder and exit status 1."""
+--replay runs the committed corpus once and stops. --live runs the bounded live mode instead
+(tests/fuzz/live.py: every input also on emulated Cortex-M4 and M3 drops; --runs bounds it by
+executions too; the corpus is only read). A divergence or a sanitizer report stops the run with
+libFuzzer's crash file in the build folder and exit status 1."""
 from __future__ import annotations
 
 import argparse
@@ -14,7 +16,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.fuzz import targets
+from tests.fuzz import live, targets
 
 BUILD = Path(__file__).resolve().parents[2] / "build" / "fuzz"
 FLAGS = ["-timeout=20", "-rss_limit_mb=2048", "-print_final_stats=1", "-max_len=600"]
@@ -78,8 +80,15 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=int, default=60, help="per target")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--replay", action="store_true", help="run the committed corpus once")
-    ap.add_argument("--target", action="append", choices=sorted(targets.TARGETS), help="default: all")
+    ap.add_argument("--target", action="append", choices=sorted(targets.TARGETS),
+                    help="default: all (with --live: gcm_portable, face_portable)")
+    ap.add_argument("--live", action="store_true", help="the bounded live mode (tests/fuzz/live.py)")
+    ap.add_argument("--runs", type=int, default=0, help="with --live: stop after this many executions too")
+    ap.add_argument("--seeds", type=int, default=None,
+                    help="with --live: start from the first N inputs of the corpus (default: all)")
     args = ap.parse_args(argv)
+    if args.live:
+        return main_live(args)
     rows = []
     for name in args.target or sorted(targets.TARGETS):
         t = targets.TARGETS[name]
@@ -94,6 +103,25 @@ def main(argv=None) -> int:
         if not figs.ok:
             print(f"  see {figs.log} and the crash file in {work}", file=sys.stderr)
     return 0 if all(r.ok for r in rows) else 1
+
+
+def main_live(args) -> int:
+    ok = True
+    for name in args.target or sorted(live.WORKERS):
+        if name not in live.WORKERS:
+            raise SystemExit(f"--live runs {', '.join(sorted(live.WORKERS))}, not {name}")
+        t = targets.TARGETS[name]
+        work = BUILD / f"{name}-live"
+        work.mkdir(parents=True, exist_ok=True)
+        exe = targets.build(t, work)
+        figs = live.run_live(exe, t, live.WORKERS[name](work), args.seconds, args.seed, work, args.runs, args.seeds)
+        ok &= figs.ok
+        print(f"{name:14} {'ok' if figs.ok else 'FAILED':6} executions {figs.served:>8}, on the emulated drops "
+              f"{figs.emulated:>8}, in {figs.seconds:.0f} s ({figs.per_sec:.1f}/s; {figs.emulated_seconds:.0f} s "
+              f"in the worker)", flush=True)
+        if not figs.ok:
+            print(f"  {figs.failure or 'see ' + str(figs.log)}; the crash file is in {work}", file=sys.stderr)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

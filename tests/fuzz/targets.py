@@ -1,7 +1,7 @@
 """The libFuzzer targets of tests/fuzz/ and how to build them: each is one C file around one or
 more portable drops (rendered from the generator, not out/'s copies), compiled by clang with
 -fsanitize=fuzzer,address,undefined. Their corpora live in tests/fuzz/corpus/<name>/.
-The ARMv8-A drops replay the GCM corpus as a static AArch64 program (qemu-aarch64), the portable
+gcm_portable and face_portable also serve the bounded live mode (tests/fuzz/live.py). The ARMv8-A drops replay the GCM corpus as a static AArch64 program (qemu-aarch64), the portable
 drops being their oracle there."""
 from __future__ import annotations
 

@@ -627,10 +627,11 @@ def model_sv(keybits: int, slicing: str, rk: list[int]) -> list[int]:
 
 
 def sv_words(sv1: list[int], g: int, o: int) -> list[int]:
-    """The fill's `sv` for group g, parity o, from the ctx's s planes ``sv1`` (parity 1), as
-    the C glue's {p}_face_splanes does: parity 1 is group g's 8 words; parity 0 (v = 32 g + l) is
-    parity 1 one lane up, lane 0 from lane 31 of group g - 1 (for g = 0, group 7: v = 256,
-    whose low byte is 0)."""
+    """The fill's `sv` for group g, parity o, from the ctx's s planes ``sv1`` (parity 1):
+    parity 1 is group g's 8 words; parity 0 (v = 32 g + l) is parity 1 one lane up, lane 0 from
+    lane 31 of group g - 1 (for g = 0, group 7: v = 256, whose low byte is 0). The C glue
+    serves parity 1 only (every FACE pair starts at an odd counter: tests/test_face_parity.py);
+    parity 0 stays here as a model of the fill kernel, which works for either."""
     if o:
         return list(sv1[8 * g:8 * g + 8])
     prev = 8 * ((g - 1) % 8)
