@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gen.config import Config
-from gen.kernels import block_kernel, block_portable, rv32_function
+from gen.kernels import block_kernel, rv32_function
 from gen.kernels.aes import rv32 as aes_rv32
+from gen.kernels.speedy import rv32 as speedy_rv32
 from gen.targets import portable
 from gen.targets.common import KernelSet
 
@@ -22,8 +23,10 @@ TARGET_GUARD = (
     "#if !defined(__riscv) || !defined(__riscv_xlen) || __riscv_xlen != 32\n"
     "#error \"this drop is generated for rv32imac: compile it for RV32 (-march=rv32imac -mabi=ilp32)\"\n"
     "#endif")
-#: block-cipher families whose block function is generated RV32 assembly
-ASM_FAMILIES = ("speedy",)
+#: block-cipher families whose block function is generated RV32 assembly: their RV32 IR programs
+#: (key schedule, encrypt), in a representation that folds rotations away (docs/riscv.md)
+RV32_PROGRAMS = {"speedy": speedy_rv32.programs}
+ASM_FAMILIES = tuple(RV32_PROGRAMS)
 
 
 def kernels(config: Config) -> KernelSet:
@@ -34,7 +37,7 @@ def kernels(config: Config) -> KernelSet:
         # sections[0] is the AES code (portable.aes_gcm_kernels' order): its C encrypt2 is replaced
         sections = [code] + ks.sections[1:]
     elif config.spec.family in ASM_FAMILIES:
-        kprog, eprog = block_portable.programs(config.spec)
+        kprog, eprog = RV32_PROGRAMS[config.spec.family](config.spec)
         c = rv32_function.cheapest(eprog)
         name = "encrypt_blocks"
         sections = [f"/* {config.spec.title}: the key schedule in C, the block function in RV32 assembly, "
