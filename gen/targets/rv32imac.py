@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gen.config import Config
-from gen.kernels import block_kernel, rv32_function
+from gen.kernels import block_kernel, block_portable, rv32_function
 from gen.kernels.aes import rv32 as aes_rv32
 from gen.kernels.speedy import rv32 as speedy_rv32
 from gen.targets import portable
@@ -25,7 +25,10 @@ TARGET_GUARD = (
     "#endif")
 #: block-cipher families whose block function is generated RV32 assembly: their RV32 IR programs
 #: (key schedule, encrypt), in a representation that folds rotations away (docs/riscv.md)
-RV32_PROGRAMS = {"speedy": speedy_rv32.programs}
+RV32_PROGRAMS = {"speedy": lambda spec, **_: speedy_rv32.programs(spec),
+                 # bitsliced as on the Cortex-M; the split turns its masked in-byte rotations
+                 # (ShiftRows) into single shifts (gen/kernels/rv32_split.py)
+                 "rijndael256": block_portable.programs}
 ASM_FAMILIES = tuple(RV32_PROGRAMS)
 
 
@@ -37,7 +40,8 @@ def kernels(config: Config) -> KernelSet:
         # sections[0] is the AES code (portable.aes_gcm_kernels' order): its C encrypt2 is replaced
         sections = [code] + ks.sections[1:]
     elif config.spec.family in ASM_FAMILIES:
-        kprog, eprog = RV32_PROGRAMS[config.spec.family](config.spec)
+        opts = {k: v for k, v in config.options().items() if k in ("shiftrows",)}
+        kprog, eprog = RV32_PROGRAMS[config.spec.family](config.spec, **opts)
         c = rv32_function.cheapest(eprog)
         name = "encrypt_blocks"
         sections = [f"/* {config.spec.title}: the key schedule in C, the block function in RV32 assembly, "
