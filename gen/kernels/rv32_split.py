@@ -21,8 +21,11 @@ from gen import ir
 from gen.isa.rv32 import is_imm
 
 
-def split(program: ir.Program) -> ir.Program:
+def split(program: ir.Program, stats: dict | None = None) -> ir.Program:
+    """``stats`` (optional) gets ``rotations`` (spelled as three instructions) and
+    ``rotations_as_shifts`` (lowered to one shift: nothing wraps)."""
     b = ir.Builder(program.name + "_rv32")
+    counts = {"rotations": 0, "rotations_as_shifts": 0}
     for mem, (size, rw) in program.mems.items():
         b.declare(mem, size, rw, constant=mem in program.constant)
     ren: dict[int, int] = {}
@@ -47,9 +50,12 @@ def split(program: ir.Program) -> ir.Program:
             m = known.get(v, ir.MASK32)
             if t == "ror" and m & ((1 << n) - 1) == 0:          # nothing wraps: a right shift
                 t = "lsr"
+                counts["rotations_as_shifts"] += 1
             elif t == "ror" and m >> n == 0:                    # everything wraps: a left shift
                 t, n = "lsl", 32 - n
+                counts["rotations_as_shifts"] += 1
             if t == "ror":
+                counts["rotations"] += 1
                 shifted[key] = note(b.orr(b.shift("lsr", v, n), b.shift("lsl", v, 32 - n)),
                                     ir.apply_shift(m, shift))
             else:
@@ -92,4 +98,6 @@ def split(program: ir.Program) -> ir.Program:
         else:
             ma = known.get(r(op.a), ir.MASK32)
             ren[op.dst] = note(b.alu(k, r(op.a), y, imm=imm), ma & my if k == "and" else ma | my)
+    if stats is not None:
+        stats.update(counts)
     return b.finish()

@@ -1,9 +1,9 @@
 """Target `rv32imac`: RV32IMAC cores (SiFive E31 class).  Generated RV32I assembly
 (gen/kernels/rv32_function.py: the IR split for RV32, scheduled and allocated onto its registers)
-for fixsliced AES in GCM (gen/kernels/aes/rv32.py) and for SPEEDY's block function; the key
-schedules, the ctmul GHASH, the CTR/FACE glue and Rijndael-256 (whose RV32 assembly the model
-prices no better than gcc's C: docs/riscv.md) are the portable target's generated C kernels
-compiled for RV32.  Everything sits behind a guard that stops a build for anything else; the
+for fixsliced AES in GCM (gen/kernels/aes/rv32.py) and for the SPEEDY (gen/kernels/speedy/rv32.py:
+rotations and negations folded into the representation) and Rijndael-256 block functions; the
+key schedules, the ctmul GHASH and the CTR/FACE glue are the portable target's generated C
+kernels compiled for RV32.  Everything sits behind a guard that stops a build for anything else; the
 drops are checked in Unicorn's E31 model and measured by the E31 cycle model
 (emu/platforms/rv32imac.py).
 """

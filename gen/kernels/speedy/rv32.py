@@ -17,7 +17,8 @@ The trick: a column is held as ``(vreg, rot, neg)``, its true value ``ror(vreg, 
   keeps the column's rotation instead of undoing it.
 
 ``programs(spec)`` gives the (key schedule, encrypt) IR pair: the key schedule is the family's
-(gen/kernels/speedy/keyschedule.py) with each round-key word rotated and complemented as the
+(gen/kernels/speedy/keyschedule.py) storing each round-key word rotated (its gather takes the rows
+in another cyclic order: no rotation instruction) and complemented (in the round constant) as the
 encrypt program wants.  More: docs/riscv.md.
 """
 from __future__ import annotations
@@ -208,27 +209,8 @@ def encrypt_program(spec) -> tuple[Program, dict]:
     return b.finish(), keys.plan
 
 
-def keyschedule_for(spec, plan: dict) -> Program:
-    """The family's key schedule, each round-key word stored as ``plan`` says."""
-    src = keyschedule_program(spec)
-    b = Builder(f"{spec.name}_keyschedule_rv32")
-    for mem, (size, rw) in src.mems.items():
-        b.declare(mem, size, rw, constant=mem in src.constant)
-    ren: dict[int, int] = {}
-    for op in src.ops:
-        if op.kind == "st" and op.mem == "rk":
-            rot, flip = plan[divmod(op.index, COLS)]
-            v = b.ror(ren[op.a], (-rot) % 32)
-            b.st("rk", op.index, b.mvn(v) if flip else v)
-            continue
-        dst = b.copy(op, lambda r: ren[r])
-        if dst is not None:
-            ren[op.dst] = dst
-    return b.finish()
-
-
 def programs(spec) -> tuple[Program, Program]:
     """(key schedule, encrypt) IR programs of the RV32 representation."""
     enc, plan = encrypt_program(spec)
-    return keyschedule_for(spec, plan), enc
+    return keyschedule_program(spec, plan), enc
 
