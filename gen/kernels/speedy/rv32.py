@@ -8,7 +8,8 @@ The trick: a column is held as ``(vreg, rot, neg)``, its true value ``ror(vreg, 
 * every S-box first aligns its six inputs to one rotation T (five rotations after ShiftColumns,
   fewer after MixColumns, whose output rotation is chosen among its terms' to meet the next T; the
   T of each S-box is chosen by a dynamic program over the whole cipher), then runs its circuit with
-  no rotation at all: ShiftColumns is still free, and the gates' rotations (428 a block) vanish;
+  no rotation at all: ShiftColumns is still free, and the rotations inside the circuit (about
+  22 an S-box in the Cortex-M form) vanish;
 * each gate picks the polarity of its operands so that and-not / or-not become AND / OR (De
   Morgan: a gate on two complemented operands is the dual gate, complemented), a NOT only where
   no polarity fits, cached per value; the S-box inputs' polarities are chosen per round (the
