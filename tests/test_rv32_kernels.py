@@ -89,10 +89,14 @@ def test_the_aes_kernel_computes_the_ir_and_costs_what_the_generator_says(keybit
     assert m.stack_used == c.stack_bytes and c.used_regs <= len(aes_rv32.REGS)
 
 
-def test_the_speedy_block_function_computes_the_ir(tmp_path):
+@pytest.mark.parametrize("cipher", ["speedy5", "rijndael256"])
+def test_the_block_function_computes_the_ir(cipher, tmp_path):
+    """The RV32 target's block function (gen/targets/rv32imac.RV32_PROGRAMS) in Unicorn's E31."""
     from gen import ciphers
-    from gen.kernels import block_portable, rv32_function
-    _, prog = block_portable.programs(ciphers.get("speedy5"))
+    from gen.kernels import rv32_function
+    from gen.targets.rv32imac import RV32_PROGRAMS
+    spec = ciphers.get(cipher)
+    _, prog = RV32_PROGRAMS[spec.family](spec)
     c = rv32_function.compile_function(prog, seed=0)
     fw = firmware({"enc": c.insns}, tmp_path)
     m = Machine(CORE, fw.image)

@@ -32,11 +32,12 @@ from tests.conftest import ROOT
 
 #: one of each kind: M4 ctmul, M3 (sfs, AES-256), FACE r2 and r1, table GHASH (-nct), portable,
 #: the size objective (per-round subroutines, C counter loop, looped key schedule; issue 19), and
-#: ARMv8-A (key sets only: its NIST run in Unicorn takes a few seconds) and its single-pass decrypt
+#: ARMv8-A (key sets only: its NIST run in Unicorn takes a few seconds) and its single-pass decrypt;
+#: on RV32 each generated assembly block function: AES, SPEEDY, Rijndael-256 (issue 36)
 REPRESENTATIVE = ["aes128gcm-m4-ffs", "aes256gcm-m3-sfs", "aes128gcm-m4-ffs-face-r2",
                   "aes192gcm-m4-ffs-face-r1", "aes128gcm-m4-ffs-table4-nct", "aes128gcm-portable",
                   "rijndael256ecb-portable", "speedy5ctr-portable", "aes128gcm-m4-size", "aes128gcm-armv8a",
-                  "aes128gcm-armv8a-1pass", "aes128gcm-rv32", "speedy5ctr-rv32"]
+                  "aes128gcm-armv8a-1pass", "aes128gcm-rv32", "speedy5ctr-rv32", "rijndael256ecb-rv32"]
 FULL_MATRIX = ["aes128gcm-m4-ffs", "aes128gcm-portable", "aes128gcm-rv32"]
 
 

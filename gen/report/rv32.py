@@ -73,8 +73,9 @@ def section(manifests) -> list[str]:
         peers.append([name, cipher.upper().replace("AES", "AES-"), f"{silicon:g}", f"{mca:.2f}",
                       f"`{mine[0]['name']}`: {_n(_ecb(mine[0]))}" if mine else "—"])
     phead = ["published (ECB)", "cipher", "HiFive1 c/B", "llvm-mca-19 c/B (issue 36)", "ours, E31 model c/B"]
-    return ["", "RV32IMAC on the SiFive E31 model (emu/bench/rv32_cycles.py; AES-GCM and SPEEDY drops: AES and the SPEEDY block function in generated RV32 "
-            "assembly, `metrics.kernel_cycles`; everything else C compiled by the drop's `metrics.compiler`): ECB over "
+    return ["", "RV32IMAC on the SiFive E31 model (emu/bench/rv32_cycles.py; AES in the GCM drops and the SPEEDY and "
+            "Rijndael-256 block functions in generated RV32 assembly, `metrics.kernel_cycles`; everything else C compiled "
+            "by the drop's `metrics.compiler`): ECB over "
             "64 blocks per byte, against issue 36's targets:", "",
             _table(head, rows), "", "The E31 model against llvm-mca-19 -mcpu=sifive-e31 over the same executed "
             "stream (`metrics.llvm_mca_cross_check`; control transfers as 1-cycle nops on llvm-mca's side):", "",

@@ -1,9 +1,9 @@
 """Target `rv32imac`: RV32IMAC cores (SiFive E31 class).  Generated RV32I assembly
 (gen/kernels/rv32_function.py: the IR split for RV32, scheduled and allocated onto its registers)
-for fixsliced AES in GCM (gen/kernels/aes/rv32.py) and for SPEEDY's block function; the key
-schedules, the ctmul GHASH, the CTR/FACE glue and Rijndael-256 (whose RV32 assembly the model
-prices no better than gcc's C: docs/riscv.md) are the portable target's generated C kernels
-compiled for RV32.  Everything sits behind a guard that stops a build for anything else; the
+for fixsliced AES in GCM (gen/kernels/aes/rv32.py) and for the SPEEDY (gen/kernels/speedy/rv32.py:
+rotations and negations folded into the representation) and Rijndael-256 block functions; the
+key schedules, the ctmul GHASH and the CTR/FACE glue are the portable target's generated C
+kernels compiled for RV32.  Everything sits behind a guard that stops a build for anything else; the
 drops are checked in Unicorn's E31 model and measured by the E31 cycle model
 (emu/platforms/rv32imac.py).
 """
@@ -14,6 +14,7 @@ from dataclasses import replace
 from gen.config import Config
 from gen.kernels import block_kernel, block_portable, rv32_function
 from gen.kernels.aes import rv32 as aes_rv32
+from gen.kernels.speedy import rv32 as speedy_rv32
 from gen.targets import portable
 from gen.targets.common import KernelSet
 
@@ -22,8 +23,13 @@ TARGET_GUARD = (
     "#if !defined(__riscv) || !defined(__riscv_xlen) || __riscv_xlen != 32\n"
     "#error \"this drop is generated for rv32imac: compile it for RV32 (-march=rv32imac -mabi=ilp32)\"\n"
     "#endif")
-#: block-cipher families whose block function is generated RV32 assembly
-ASM_FAMILIES = ("speedy",)
+#: block-cipher families whose block function is generated RV32 assembly: their RV32 IR programs
+#: (key schedule, encrypt), in a representation that folds rotations away (docs/riscv.md)
+RV32_PROGRAMS = {"speedy": lambda spec, **_: speedy_rv32.programs(spec),
+                 # bitsliced as on the Cortex-M; the split turns its masked in-byte rotations
+                 # (ShiftRows) into single shifts (gen/kernels/rv32_split.py)
+                 "rijndael256": block_portable.programs}
+ASM_FAMILIES = tuple(RV32_PROGRAMS)
 
 
 def kernels(config: Config) -> KernelSet:
@@ -34,7 +40,8 @@ def kernels(config: Config) -> KernelSet:
         # sections[0] is the AES code (portable.aes_gcm_kernels' order): its C encrypt2 is replaced
         sections = [code] + ks.sections[1:]
     elif config.spec.family in ASM_FAMILIES:
-        kprog, eprog = block_portable.programs(config.spec)
+        opts = {k: v for k, v in config.options().items() if k in ("shiftrows",)}
+        kprog, eprog = RV32_PROGRAMS[config.spec.family](config.spec, **opts)
         c = rv32_function.cheapest(eprog)
         name = "encrypt_blocks"
         sections = [f"/* {config.spec.title}: the key schedule in C, the block function in RV32 assembly, "

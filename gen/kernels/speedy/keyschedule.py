@@ -41,7 +41,10 @@ def round_constants(rounds: int) -> list[list[int]]:
     return [zero] + [layout.columns_of(model.round_constant(r - 1)) for r in range(1, rounds)] + [zero]
 
 
-def keyschedule_program(spec) -> Program:
+def keyschedule_program(spec, plan: dict | None = None) -> Program:
+    """``plan`` (optional, the RV32 kernel's: gen/kernels/speedy/rv32.py): {(r, j): (rot, flip)}
+    stores word j of round key r rotated left by ``rot`` (its rows taken in another cyclic order:
+    the same gather, no rotation) and complemented if ``flip`` (folded into the round constant)."""
     assert spec.family == "speedy" and spec.key_bytes == 24, spec.name
     nr = spec.rounds
     b = Builder(f"{spec.name}_keyschedule")
@@ -54,9 +57,13 @@ def keyschedule_program(spec) -> Program:
     for r in range(nr + 1):
         for j in range(COLS):
             m, rows = source_rows(r, j)
+            rot, flip = plan[(r, j)] if plan else (0, 0)
+            rows = rows[rot:] + rows[:rot]               # rotl(word, rot): row i takes row i + rot
             have, v = min(made[m], key=lambda hv: bitperm.cost(row_perm(hv[0], rows)))
             if have != rows:
                 v = bitperm.emit_gather(b, [v], row_perm(have, rows), 1, consts=consts)[0]
                 made[m].append((rows, v))
-            b.st("rk", COLS * r + j, consts.eor(v, round_consts[r][j]))
+            rc = round_consts[r][j]
+            rc = ((rc << rot) | (rc >> (32 - rot))) & 0xFFFFFFFF if rot else rc
+            b.st("rk", COLS * r + j, consts.eor(v, rc ^ (0xFFFFFFFF if flip else 0)))
     return b.finish()
