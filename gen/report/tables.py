@@ -507,10 +507,13 @@ SECTIONS = {
     "perf-table": (START, END, perf_table),
     "presets": (PRESETS_START, PRESETS_END, lambda manifests: presets_table()),
     "rv32": ("<!-- rv32:start -->", "<!-- rv32:end -->", lambda manifests: "\n".join(report_rv32.section(manifests))),
+    "multikey": ("<!-- multikey:start -->", "<!-- multikey:end -->",
+                 lambda manifests: report_multikey.section(manifests, _markdown)),
 }
 #: the generated sections of README.md, and of each docs/ page (by its name in the docs folder)
 README_SECTIONS = ("drops",)
-DOCS_PAGES = {"performance.md": ("perf-table",), "presets.md": ("presets",), "riscv.md": ("rv32",)}
+DOCS_PAGES = {"performance.md": ("perf-table",), "presets.md": ("presets",), "riscv.md": ("rv32",),
+              "multikey.md": ("multikey",)}
 
 
 def fill(text: str, manifests, names=None) -> str:
