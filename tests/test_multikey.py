@@ -167,3 +167,19 @@ def test_a_multikey_config_keeps_single_key_kernels_apart():
     """The per-size kernels carry the inner prefix; Config.spec is the largest size's (ctx sizing)."""
     cfg = presets.preset("aesgcm-portable")
     assert isinstance(cfg, Config) and cfg.spec.name == "aes256" and cfg.multikey
+
+
+@pytest.mark.parametrize("name,cmd,message", [
+    ("aesgcm-m4-ffs", ["gcc", "-std=c99"], "generated for cortex-m4"),
+    ("aesgcm-m4-ffs", ["arm-none-eabi-gcc", "-mcpu=cortex-m3", "-mthumb", "-std=c99"], "generated for cortex-m4"),
+    ("aesgcm-m3-ffs", ["arm-none-eabi-gcc", "-mcpu=cortex-m0", "-mthumb", "-std=c99"], "generated for cortex-m3"),
+    ("aesgcm-m4f-ffs", ["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb", "-std=c99"], "FPU registers"),
+    ("aesgcm-armv8a", ["aarch64-linux-gnu-gcc", "-march=armv8-a", "-std=c99"], "generated for armv8a"),
+])
+def test_wrong_target_hits_the_error(name, cmd, message, tmp_path):
+    """A multi-key drop keeps its target's #error (the first key size's guard serves all)."""
+    src = tmp_path / "use.c"
+    src.write_text(f'#define {name.replace("-", "_").upper()}_IMPLEMENTATION\n'
+                   f'#include "{ROOT / "out" / name / (name + ".h")}"\n')
+    p = subprocess.run([*cmd, "-fsyntax-only", str(src)], capture_output=True, text=True)
+    assert p.returncode != 0 and message in p.stderr, p.stderr[-600:]
