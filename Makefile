@@ -95,14 +95,14 @@ fuzz-live: setup
 	$(PY) -m tests.fuzz.run --live --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED)
 
 # Mbed TLS 3.6 (pinned, from Debian's source package) in build/mbedtls/src (gitignored), built in
-# copies beside it; the adapter over the three AES key sizes' portable drops (host) and Cortex-M4
-# drops (static armhf Linux programs under qemu-arm, the drops compiled -mcpu=cortex-m4); the PSA
-# transparent driver over the same drops, wired into Mbed TLS's AEAD dispatch in its own build copy
+# copies beside it; the adapter over the multi-key (AES-128/192/256) portable drop (host) and
+# Cortex-M4 drop (static armhf Linux programs under qemu-arm, the drop compiled -mcpu=cortex-m4); the PSA
+# transparent driver over the single-key drops, wired into Mbed TLS's AEAD dispatch in its own build copy
 # (emu/checks/psa_driver.py); then the cycles on the M4 model: crypt_and_tag over the drop within
 # 1.05x of its own encrypt at 4 KiB.
 MBEDTLS_DIR      := build/mbedtls
-MBEDTLS_DROPS    := aes128gcm-portable aes192gcm-portable aes256gcm-portable
-MBEDTLS_M4_DROPS := aes128gcm-m4-ffs aes192gcm-m4-ffs aes256gcm-m4-ffs
+MBEDTLS_DROPS    := aesgcm-portable
+MBEDTLS_M4_DROPS := aesgcm-m4-ffs
 
 mbedtls-check: setup
 	emu/checks/mbedtls/fetch.sh $(MBEDTLS_DIR)

@@ -16,7 +16,9 @@ from pathlib import Path
 from gen import ciphers
 from gen.errors import ConfigError
 
-CIPHERS = ("aes128", "aes192", "aes256", "rijndael256", "speedy5", "speedy6", "speedy7")
+CIPHERS = ("aes128", "aes192", "aes256", "rijndael256", "speedy5", "speedy6", "speedy7", "aes")
+#: a multi-key drop (issue 32): cipher = "aes" names the family, keybits the key sizes its init takes
+AES_KEYBITS = (128, 192, 256)
 MODES = ("gcm", "ctr", "ecb")
 TARGETS = ("cortex-m4", "cortex-m3", "armv8a", "portable", "rv32imac")
 SLICINGS = ("ffs", "sfs")
@@ -89,6 +91,11 @@ for (_cipher, _mode, _target), _opts in list(SUPPORTED.items()):   # RV32IMAC: t
     if _target == "portable":
         SUPPORTED[(_cipher, _mode, "rv32imac")] = dict(_opts)
 
+# multi-key AES-GCM (issue 32): one header, the AES kernels of each key size, one GHASH
+# (gen/targets/multikey.py); the options of the single-key AES-GCM drops of the same target
+for _target in ("portable", "cortex-m4", "cortex-m3", "armv8a"):
+    SUPPORTED[("aes", "gcm", _target)] = dict(SUPPORTED[("aes128", "gcm", _target)])
+
 NOT_CONSTANT_TIME_GHASH = ("table4", "table8")
 
 
@@ -110,6 +117,17 @@ class Config:
     decrypt: str = DEFAULTS["decrypt"]
     objective: str = DEFAULTS["objective"]
     spill: str = DEFAULTS["spill"]
+    #: multi-key drops only (cipher "aes"): the key sizes in bits, ascending; () for every other drop
+    keybits: tuple[int, ...] = ()
+
+    @property
+    def multikey(self) -> bool:
+        return bool(self.keybits)
+
+    @property
+    def ciphers(self) -> tuple[str, ...]:
+        """The single-key ciphers the drop serves: ("aes128", "aes256") for keybits [128, 256]."""
+        return tuple(f"aes{b}" for b in self.keybits) if self.keybits else (self.cipher,)
 
     @property
     def prefix(self) -> str:
@@ -118,8 +136,9 @@ class Config:
 
     @property
     def spec(self):
-        """The cipher as data (gen/ciphers): block and key sizes, rounds, reference model."""
-        return ciphers.get(self.cipher)
+        """The cipher as data (gen/ciphers): block and key sizes, rounds, reference model (a
+        multi-key drop: its largest key size, which sizes its ctx)."""
+        return ciphers.get(self.ciphers[-1])
 
     @property
     def constant_time(self) -> bool:
@@ -147,6 +166,8 @@ class Config:
         if self.spill != DEFAULTS["spill"]:           # so is "stack"
             opts["spill"] = self.spill
         opts["seed"] = self.seed
+        if self.keybits:
+            opts["keybits"] = list(self.keybits)
         return opts
 
     def canonical(self) -> str:
@@ -158,6 +179,10 @@ class Config:
         for key in LATER_OPTIONS:
             if key not in opts:
                 del data[key]
+        if not self.keybits:            # single-key drops: their hashes stay as they were
+            del data["keybits"]
+        else:
+            data["keybits"] = list(self.keybits)
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def sha256(self) -> str:
@@ -167,7 +192,8 @@ class Config:
         """The configuration as a TOML file that loads back to the same Config."""
         opts = self.options()
         text = (f'name = "{self.name}"\ncipher = "{self.cipher}"\nmode = "{self.mode}"\n'
-                f'target = "{self.target}"\n\n')
+                f'target = "{self.target}"\n'
+                + (f'keybits = [{", ".join(map(str, self.keybits))}]\n' if self.keybits else "") + "\n")
         if "slicing" in opts:
             text += f'[aes]\nslicing = "{self.slicing}"\n\n'
         if "shiftrows" in opts:
@@ -199,7 +225,9 @@ def from_dict(data: dict, origin: str = "config") -> Config:
         raise ConfigError(f"{origin}: a configuration is a table of keys")
     flat: dict = {}
     for key, value in data.items():
-        if key in TOP_KEYS:
+        if key == "keybits":
+            flat["keybits"] = _keybits(value, origin)
+        elif key in TOP_KEYS:
             if not isinstance(value, str):
                 raise ConfigError(f"{origin}: {key} must be a string")
             _choice(f"{origin}: {key}", value, TOP_KEYS[key])
@@ -224,7 +252,7 @@ def from_dict(data: dict, origin: str = "config") -> Config:
                     _choice(f"{origin}: {key}.{sub}", subval, TABLE_KEYS[key][sub])
                 flat["ghash" if key == "ghash" else sub] = subval
         else:
-            allowed = ", ".join(list(TOP_KEYS) + [f"[{t}]" for t in TABLE_KEYS])
+            allowed = ", ".join(list(TOP_KEYS) + ["keybits"] + [f"[{t}]" for t in TABLE_KEYS])
             raise ConfigError(f"{origin}: unknown key {key!r}; allowed: {allowed}")
     for key in TOP_KEYS:
         if key not in flat:
@@ -232,11 +260,31 @@ def from_dict(data: dict, origin: str = "config") -> Config:
     if not NAME_RE.match(flat["name"]):
         raise ConfigError(f"{origin}: name {flat['name']!r} must match {NAME_RE.pattern} "
                           "(it names the folder and the C prefix)")
+    if flat["cipher"] == "aes" and "keybits" not in flat:
+        raise ConfigError(f"{origin}: cipher = \"aes\" (a multi-key drop) needs keybits, a list of key sizes "
+                          f"from {', '.join(map(str, AES_KEYBITS))}, e.g. keybits = [128, 256]")
+    if "keybits" in flat and flat["cipher"] != "aes":
+        raise ConfigError(f"{origin}: keybits is for multi-key drops: cipher = \"aes\" with keybits = [128, 256] "
+                          f"(cipher {flat['cipher']!r} has one key size)")
     if flat["target"] == "armv8a" and "ghash" not in flat:
         flat["ghash"] = "pmull"                    # the only GHASH of armv8a
     config = Config(**flat)
     check_supported(config, origin)
     return config
+
+
+def _keybits(value, origin: str) -> tuple[int, ...]:
+    """keybits = [128, 256]: a non-empty list of distinct AES key sizes, kept in ascending order."""
+    allowed = ", ".join(map(str, AES_KEYBITS))
+    if not isinstance(value, list) or not value:
+        raise ConfigError(f"{origin}: keybits must be a non-empty list of key sizes from {allowed}, "
+                          "e.g. keybits = [128, 256]")
+    for bits in value:
+        if isinstance(bits, bool) or bits not in AES_KEYBITS:
+            raise ConfigError(f"{origin}: keybits holds {bits!r}; each key size is one of: {allowed}")
+    if len(set(value)) != len(value):
+        raise ConfigError(f"{origin}: keybits {value} names a key size twice; give each once")
+    return tuple(sorted(value))
 
 
 def check_supported(config: Config, origin: str = "config") -> None:

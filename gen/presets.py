@@ -6,9 +6,11 @@ from gen.errors import ConfigError
 
 
 def _aes(name, bits, target, slicing="ffs", face="off", ghash="ctmul", default=True, objective=None, spill=None):
+    """bits: one key size, or a list of them for a multi-key drop (cipher "aes", issue 32)."""
     schedule = {**({"objective": objective} if objective else {}), **({"spill": spill} if spill else {})}
+    cipher = {"cipher": "aes", "keybits": list(bits)} if isinstance(bits, list) else {"cipher": f"aes{bits}"}
     return name, default, {
-        "name": name, "cipher": f"aes{bits}", "mode": "gcm", "target": target,
+        "name": name, **cipher, "mode": "gcm", "target": target,
         "aes": {"slicing": slicing}, "ctr": {"face": face}, "ghash": {"impl": ghash},
         **({"schedule": schedule} if schedule else {}),
     }
@@ -63,6 +65,16 @@ _PRESETS = [
     _aes("aes256gcm-m3-balanced", 256, "cortex-m3", objective="balanced"),
 ]
 
+ALL_KEYS = [128, 192, 256]
+_PRESETS += [  # multi-key drops (issue 32): every AES key size in one header, one GHASH; init takes the key length
+    _aes("aesgcm-portable", ALL_KEYS, "portable"),
+    _aes("aesgcm-m4-ffs", ALL_KEYS, "cortex-m4"),
+    _aes("aesgcm-m4-ffs-face-r2", ALL_KEYS, "cortex-m4", face="r2"),
+    _aes("aesgcm-m4f-ffs", ALL_KEYS, "cortex-m4", spill="fpu"),
+    _aes("aesgcm-m3-ffs", ALL_KEYS, "cortex-m3"),
+]
+
+
 def _block(cipher, mode, target="portable", default=True, tag=None, **tables):
     name = f"{cipher}{mode}-{tag or target}"
     return name, default, {"name": name, "cipher": cipher, "mode": mode, "target": target, **tables}
@@ -83,7 +95,8 @@ _PRESETS += [
 ]
 
 def _armv8(name, bits, eor3="off", default=True, core=None, decrypt=None):
-    return name, default, {"name": name, "cipher": f"aes{bits}", "mode": "gcm", "target": "armv8a",
+    cipher = {"cipher": "aes", "keybits": list(bits)} if isinstance(bits, list) else {"cipher": f"aes{bits}"}
+    return name, default, {"name": name, **cipher, "mode": "gcm", "target": "armv8a",
                            "ghash": {"impl": "pmull"}, "armv8": {"eor3": eor3, **({"core": core} if core else {}),
                                                                  **({"decrypt": decrypt} if decrypt else {})}}
 
@@ -96,6 +109,7 @@ _PRESETS += [
     _armv8("aes128gcm-armv8a-a55", 128, core="cortex-a55"),
     # -1pass: decrypt and GHASH in one stitched pass, the output zeroed on a bad tag (issue 35)
     _armv8("aes128gcm-armv8a-1pass", 128, decrypt="single-pass"),
+    _armv8("aesgcm-armv8a", ALL_KEYS),                     # multi-key (issue 32)
 ]
 
 _PRESETS += [  # SPEEDY-r-192 in generated Thumb-2 (issue 16): speedy5ecb-m3 ... speedy7ctr-m4

@@ -71,6 +71,13 @@ def test_validate_passes_on_a_shipped_drop():
     assert "NIST 31500 passed, 0 failed" in proc.stdout
 
 
+def test_validate_runs_every_key_size_of_a_multikey_drop():
+    proc = run_cli("validate", str(ROOT / "out" / "aesgcm-portable"))
+    assert proc.returncode == 0, proc.stderr
+    for bits in (128, 192, 256):
+        assert f"aesgcm-portable (aes{bits}): NIST 31500 passed, 0 failed" in proc.stdout, proc.stdout
+
+
 def test_validate_fails_on_a_tampered_drop(tmp_path):
     """Break the counter increment in a copy of a drop: validation must say FAILED."""
     import shutil

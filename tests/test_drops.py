@@ -30,7 +30,7 @@ def test_out_holds_exactly_the_default_presets():
 #: one drop of each kind, built afresh by `make test` (all of them by `make`)
 FULL_BUILD = ["aes128gcm-portable", "aes128gcm-m4-ffs", "aes256gcm-m3-sfs", "aes128gcm-m4-ffs-face-r2",
               "aes192gcm-m4-ffs-face-r1", "aes128gcm-m4-ffs-table8-nct", "rijndael256ctr-portable",
-              "speedy5ecb-portable", "aes128gcm-m4-size", "aes128gcm-rv32"]
+              "speedy5ecb-portable", "aes128gcm-m4-size", "aes128gcm-rv32", "aesgcm-portable"]
 
 
 @pytest.mark.parametrize("name", [n for n in FULL_BUILD if n in presets.DEFAULTS])
@@ -80,9 +80,12 @@ def check_manifest(name, result):
         assert set(m["options"]) >= ({"ghash", "unroll", "mul", "eor3"} if m["target"] == "armv8a"
                                      else {"slicing", "face", "ghash"})
         nv = m["validation"]["nist_vectors"]
-        assert nv["failed"] == 0 and nv["passed"] == 15750 * len(places)
-        assert len(nv["files"]) == 2
+        keybits = m["options"].get("keybits", [None])       # a multi-key drop: every check per key size
+        assert nv["failed"] == 0 and nv["passed"] == 15750 * len(places) * len(keybits)
+        assert len(nv["files"]) == 2 * len(keybits)
         assert m["validation"]["differential_cases"] > 0
+        if m["cipher"] == "aes":
+            check_multikey_manifest(m, places)
     else:                                       # a block cipher: its known answers, 1,000 random cases a place
         from gen import ciphers
         spec = ciphers.get(m["cipher"])
@@ -103,6 +106,23 @@ def check_manifest(name, result):
     assert all(metrics["cycles"][str(a)] < metrics["cycles"][str(b)] for a, b in zip(sizes, sizes[1:]))
     if m["mode"] == "gcm":
         assert metrics["key_setup_cycles"] > metrics["key_schedule_cycles"] > 0
+
+
+def check_multikey_manifest(m, places):
+    """A multi-key drop's manifest: validation and figures per key size (gen/build.multikey_manifest)."""
+    keybits = m["options"]["keybits"]
+    assert keybits == sorted(set(keybits)) and set(keybits) <= {128, 192, 256}
+    per_val, per_met = m["validation"]["keybits"], m["metrics"]["keybits"]
+    assert list(per_val) == list(per_met) == [str(b) for b in keybits]
+    for bits in keybits:
+        v = per_val[str(bits)]
+        assert v["nist_vectors"]["passed"] == 15750 * len(places) and v["nist_vectors"]["failed"] == 0
+        assert v["nist_vectors"]["files"] == [f"gcmEncryptExtIV{bits}.rsp", f"gcmDecrypt{bits}.rsp"]
+        assert v["differential_cases"] > 0 and v["constant_time_check"] == "verified"
+    cycles = [per_met[str(b)]["cycles"]["4096"] for b in keybits]
+    assert cycles == sorted(cycles) and len(set(cycles)) == len(cycles)    # more rounds, more cycles
+    assert m["metrics"]["cycles"] == per_met[str(keybits[0])]["cycles"]
+    assert m["metrics"]["figures_key_bits"] == keybits[0]
 
 
 def check_banner(name, result):

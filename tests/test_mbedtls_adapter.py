@@ -53,9 +53,28 @@ def test_the_context_is_plain_data():
         assert "sg_gcm_attach(ctx)" in body, fn
 
 
+def test_one_multikey_drop_serves_every_size_from_one_member():
+    """A multi-key drop (issue 32): every key size calls the one drop, the context has one member."""
+    files = _adapter("aesgcm-portable")
+    c, h = files["gcm_alt.c"], files["gcm_alt.h"]
+    for bits in (128, 192, 256):
+        assert f"case {bits}u: rc = aesgcm_portable_init(&ctx->u.k128_192_256.key, key, keybits / 8u);" in c
+    assert c.count("#define AESGCM_PORTABLE_IMPLEMENTATION") == 1 and h.count('#include "aesgcm-portable.h"') == 1
+    assert h.count("aesgcm_portable_stream s;") == 1
+
+
+def test_a_multikey_drop_mixes_with_a_single_key_drop_for_another_size():
+    from gen.config import from_dict
+    two = from_dict({"name": "aes-two", "cipher": "aes", "keybits": [128, 256], "mode": "gcm", "target": "portable"})
+    c = mbedtls.adapter([two, preset("aes192gcm-portable")], "tests")["gcm_alt.c"]
+    assert "case 128u: rc = aes_two_init(&ctx->u.k128_256.key" in c and "case 256u: rc = aes_two_init(&ctx->u.k128_256.key" in c
+    assert "case 192u: rc = aes192gcm_portable_init(&ctx->u.k192.key" in c
+
+
 @pytest.mark.parametrize("names,msg", [
     (("rijndael256ecb-portable",), "AES GCM drops"),
     (("aes128gcm-portable", "aes128gcm-m4-ffs"), "two drops for AES-128"),
+    (("aesgcm-portable", "aes256gcm-portable"), "two drops for AES-256"),
 ])
 def test_refuses_what_it_cannot_serve(names, msg):
     with pytest.raises(ConfigError, match=msg):

@@ -33,11 +33,13 @@ from tests.conftest import ROOT
 #: one of each kind: M4 ctmul, M3 (sfs, AES-256), FACE r2 and r1, table GHASH (-nct), portable,
 #: the size objective (per-round subroutines, C counter loop, looped key schedule; issue 19), and
 #: ARMv8-A (key sets only: its NIST run in Unicorn takes a few seconds) and its single-pass decrypt;
-#: on RV32 each generated assembly block function: AES, SPEEDY, Rijndael-256 (issue 36)
+#: on RV32 each generated assembly block function: AES, SPEEDY, Rijndael-256 (issue 36); the
+#: multi-key drops (issue 32)
 REPRESENTATIVE = ["aes128gcm-m4-ffs", "aes256gcm-m3-sfs", "aes128gcm-m4-ffs-face-r2",
                   "aes192gcm-m4-ffs-face-r1", "aes128gcm-m4-ffs-table4-nct", "aes128gcm-portable",
                   "rijndael256ecb-portable", "speedy5ctr-portable", "aes128gcm-m4-size", "aes128gcm-armv8a",
-                  "aes128gcm-armv8a-1pass", "aes128gcm-rv32", "speedy5ctr-rv32", "rijndael256ecb-rv32"]
+                  "aes128gcm-armv8a-1pass", "aes128gcm-rv32", "speedy5ctr-rv32", "rijndael256ecb-rv32",
+                  "aesgcm-m4-ffs", "aesgcm-portable"]
 FULL_MATRIX = ["aes128gcm-m4-ffs", "aes128gcm-portable", "aes128gcm-rv32"]
 
 
@@ -81,7 +83,9 @@ class Drop:
         self.target = self.manifest["target"]
         #: the emulated core: the EOR3 drop needs one with SHA-3
         self.core = "armv8a-max" if self.manifest["options"].get("eor3") == "on" else toolchain.core_of(self.target)
-        self.spec = ciphers.get(self.manifest["cipher"])
+        #: a multi-key drop (cipher "aes"): every key size it takes; the largest sizes the callers' buffers
+        self.all_keybits = self.manifest["options"].get("keybits") or []
+        self.spec = ciphers.get(f"aes{self.all_keybits[-1]}" if self.all_keybits else self.manifest["cipher"])
         self.keybits = 8 * self.spec.key_bytes
         self.mode = self.manifest["mode"]
         #: (spec, mode) of a block-cipher drop, None for GCM (emu/vendoring/matrix.py's ``block``)
@@ -127,9 +131,11 @@ def test_nist_cases_pass_under_users_flags(drop, nist_flags, tmp_path):
                                                 tmp_path)
         assert report.kat_passed == len(d.spec.known_answers()) and report.differential_cases == 300
         return
-    report = vendoring.validate_under(d.header, d.prefix, d.target, d.keybits, nist_flags, tmp_path, core=d.core)
-    assert report.nist_failed == 0 and report.nist_passed == 15750
-    assert report.spec_cases > 0 and report.differential_cases > 0
+    for bits in d.all_keybits or [d.keybits]:        # a multi-key drop: each key size
+        report = vendoring.validate_under(d.header, d.prefix, d.target, bits, nist_flags, tmp_path / str(bits),
+                                          core=d.core)
+        assert report.nist_failed == 0 and report.nist_passed == 15750
+        assert report.spec_cases > 0 and report.differential_cases > 0
 
 
 def test_portable_on_the_host(portable_drop, host, tmp_path):

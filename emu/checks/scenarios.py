@@ -44,16 +44,25 @@ class Drop:
     face_cache_bytes: int = 0   # sizeof(PREFIX_face_cache): the pipeline knows it, a drop on disk says it in its manifest
 
 
-def drop_from_manifest(header: Path, manifest: dict) -> Drop:
-    """The checks' view of a drop read from disk (`slicegen validate`, `slicegen bench`)."""
+def drop_from_manifest(header: Path, manifest: dict, cipher: str | None = None) -> Drop:
+    """The checks' view of a drop read from disk (`slicegen validate`, `slicegen bench`); for a
+    multi-key drop (cipher "aes"), its first key size unless `cipher` names another."""
     from gen import ciphers
     from gen.targets.common import ct_extra_lengths
-    return Drop(header, manifest["prefix"], manifest["target"], ciphers.get(manifest["cipher"]),
+    cipher = cipher or cipher_names(manifest)[0]
+    return Drop(header, manifest["prefix"], manifest["target"], ciphers.get(cipher),
                 manifest.get("mode", "gcm"), manifest.get("config_sha256", ""),
                 ct_extra_lengths(manifest.get("options", {}).get("face", "off")),
                 core="armv8a-max" if manifest.get("options", {}).get("eor3") == "on" else "",
                 face=manifest.get("options", {}).get("face", "off"),
                 face_cache_bytes=manifest.get("metrics", {}).get("face_cache_bytes", 0))
+
+
+def cipher_names(manifest: dict) -> list[str]:
+    """The single-key ciphers a drop serves: ["aes128", "aes256"] for a multi-key drop of keybits
+    [128, 256] (issue 32), else [its cipher]."""
+    keybits = manifest.get("options", {}).get("keybits")
+    return [f"aes{b}" for b in keybits] if keybits else [manifest["cipher"]]
 
 
 def seed_of(config_sha256: str) -> int:

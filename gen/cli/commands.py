@@ -121,24 +121,28 @@ def cmd_validate(args) -> int:
         with tempfile.TemporaryDirectory(prefix="slicegen-") as tmp:
             hpath = Path(tmp) / f"{manifest['name']}.h"
             hpath.write_text(header)
-            drop = scenarios.drop_from_manifest(hpath, manifest)
-            scenario = scenarios.for_mode(drop.mode)
-            fw = scenario.firmware(drop, Path(tmp))
-            try:
-                report = scenario.validate(drop, Path(tmp), fw)
-            except ValidationError as exc:
-                print(f"slicegen: {d}: FAILED: {exc}", file=sys.stderr)
-                status = 1
-                continue
-            ct = scenario.constant_time(drop, Path(tmp), fw)
-        claimed = manifest["validation"].get("constant_time_check")
-        if ct.status != claimed or (manifest["constant_time"] and not ct.verified):
-            print(f"slicegen: {d}: FAILED: the manifest says constant_time={manifest['constant_time']}, "
-                  f"check {claimed!r}; the checker says {ct.status}:\n{ct}", file=sys.stderr)
-            status = 1
-            continue
-        print(f"{manifest['name']}: {report.summary()} ({', '.join(report.places)}); "
-              f"constant-time check: {ct.status}")
+            for cipher in scenarios.cipher_names(manifest):     # a multi-key drop: each key size
+                drop = scenarios.drop_from_manifest(hpath, manifest, cipher)
+                what = manifest["name"] + (f" ({cipher})" if manifest["cipher"] != cipher else "")
+                scenario = scenarios.for_mode(drop.mode)
+                work = Path(tmp) / cipher
+                work.mkdir()
+                fw = scenario.firmware(drop, work)
+                try:
+                    report = scenario.validate(drop, work, fw)
+                except ValidationError as exc:
+                    print(f"slicegen: {d}: FAILED: {exc}", file=sys.stderr)
+                    status = 1
+                    break
+                ct = scenario.constant_time(drop, work, fw)
+                claimed = manifest["validation"].get("constant_time_check")
+                if ct.status != claimed or (manifest["constant_time"] and not ct.verified):
+                    print(f"slicegen: {d}: FAILED: the manifest says constant_time={manifest['constant_time']}, "
+                          f"check {claimed!r}; the checker says {ct.status}:\n{ct}", file=sys.stderr)
+                    status = 1
+                    break
+                print(f"{what}: {report.summary()} ({', '.join(report.places)}); "
+                      f"constant-time check: {ct.status}")
     return status
 
 

@@ -5,7 +5,7 @@ from gen import modes
 from gen.config import Config
 from gen.templating import render
 from gen.version import GENERATOR_VERSION
-from gen.targets import armv8a, cortex_m, portable, rv32imac
+from gen.targets import armv8a, cortex_m, multikey, portable, rv32imac
 from gen.targets.common import KernelSet
 
 TARGETS = {"portable": portable.kernels, "cortex-m4": cortex_m.kernels, "cortex-m3": cortex_m.kernels,
@@ -13,6 +13,8 @@ TARGETS = {"portable": portable.kernels, "cortex-m4": cortex_m.kernels, "cortex-
 
 
 def kernel_set(config: Config) -> KernelSet:
+    if config.multikey:                  # several AES key sizes, one GHASH (gen/targets/multikey.py)
+        return multikey.kernels(config, TARGETS[config.target])
     return TARGETS[config.target](config)
 
 

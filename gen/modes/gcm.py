@@ -19,7 +19,7 @@ def api(config: Config, ks: KernelSet) -> str:
                   rk_words=ks.rk_words, rk_comment=ks.rk_comment, hk_words=ks.ghash.words,
                   hk_comment=ks.ghash.comment, face=config.face, face_words=ks.face_words,
                   block=ks.block_bytes, per_call=ks.blocks_per_call, ctr_table=ks.ctr_table,
-                  dec1pass=ks.ctr_ghash_dec)
+                  dec1pass=ks.ctr_ghash_dec, keysizes=[b // 8 for b in config.keybits])
 
 
 def glue(config: Config, ks: KernelSet) -> str:
@@ -29,7 +29,7 @@ def glue(config: Config, ks: KernelSet) -> str:
                   zero32_asm=ks.zero32_asm, ctr_ghash=ks.ctr_ghash, ctr_table=ks.ctr_table, dec1pass=ks.ctr_ghash_dec,
                   zero_bytes_asm=ks.zero_bytes_asm, encrypt_via_ctr=ks.encrypt_via_ctr,
                   encrypt_pairs=ks.encrypt_pairs, lean96=lean_one_shot(config, ks),
-                  keybytes=config.spec.key_bytes)
+                  keybytes=config.spec.key_bytes, keysizes=[b // 8 for b in config.keybits])
 
 
 def lean_one_shot(config: Config, ks: KernelSet) -> bool:
