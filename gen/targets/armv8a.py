@@ -12,7 +12,7 @@ on the in-order A55 list-scheduled for it, inorder.py).
 from __future__ import annotations
 
 from gen.config import Config
-from gen.kernels.armv8 import aes, choose, ctr, ctr_table, ghash, stitched, wipe
+from gen.kernels.armv8 import aes, choose, ctr, ctr_table, ghash, seal, stitched, wipe
 from gen.targets.common import GhashPart, KernelSet
 
 
@@ -56,7 +56,8 @@ def kernels(config: Config) -> KernelSet:
                 aes.encrypt_pairs(p, keybits, sched=on("aes_encrypt_pairs")),
                 ghash.ghash_blocks(p, unroll, config.mul, eor3, sched=on("ghash_blocks")), ghash.ghash_init(p),
                 ctr.ctr_pairs(p, keybits, unroll, eor3, sched=on("ctr_pairs")), ctr_table.ctr_table(p),
-                stitched.ctr_ghash_pairs(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs"))]
+                stitched.ctr_ghash_pairs(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs")),
+                seal.gcm96_seal(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs"))]
     figures.update(ghash_spread=spread,
                    steady_state_cycles_per_byte=choose.kernel_figures(keybits, unroll, config.mul, spread, eor3,
                                                                       sched=sched, core=core),
@@ -74,6 +75,7 @@ def kernels(config: Config) -> KernelSet:
         encrypt_pairs=True,
         ctr_ghash=True,
         ctr_table=True,
+        seal96=True,
         zero32_asm=True,
         zero_bytes_asm=True,
         file_scope_asm=True,

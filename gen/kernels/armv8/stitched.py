@@ -149,18 +149,17 @@ def group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool,
             + aes_group(n, nr, ghash_work, spread, eor3, premix=premix) + ["8:"])
 
 
-def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "karatsuba",
-                    spread: str = "even", eor3: bool = False, sched: str = "") -> str:
-    if unroll not in (4, 8) or spread not in SPREADS:
-        raise ValueError(f"stitched kernel: unroll 4 or 8, spread one of {SPREADS} (got {unroll}, {spread})")
-    nr = aes.rounds_of(keybits)
+def pairs_loop(nr: int, unroll: int, method: str, spread: str, eor3: bool,
+               first_work: tuple[str, ...] = ()) -> list[str]:
+    """The kernel's work on x4 pairs (counter in w12, y in hi, x8 = x1, RUN_INIT done), from the
+    first count check to the label ``5:`` (exclusive): prologue group, loop, epilogue, or the
+    short paths for fewer than unroll / 2 pairs. ``first_work`` (independent instructions, e.g.
+    another block's rounds: seal.py's E(J0)) runs exactly once on every path, dealt among the
+    first group's round steps."""
     per = unroll // 2
-    hi = G["hi"]
-    body = aes.load_round_keys(nr, "x0")
-    body += [f"ld1 {{{VCTR}.16b}}, [x2]", f"rev32 {VCTR}.16b, {VCTR}.16b", "ldr w12, [x2, #12]", "rev w12, w12",
-             f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b", "mov x8, x1"] + RUN_INIT
-    body += [f"cmp x4, #{per}", "b.lo 3f"]
-    body += group(unroll, nr, [], spread, eor3) + [f"sub x4, x4, #{per}"]        # prologue: group 0
+    work = list(first_work)
+    body = [f"cmp x4, #{per}", "b.lo 3f"]
+    body += group(unroll, nr, work, spread, eor3) + [f"sub x4, x4, #{per}"]       # prologue: group 0
     body += ["1:", f"cmp x4, #{per}", "b.lo 2f"]
     body += group(unroll, nr, ghash_group(unroll, method, eor3), spread, eor3)   # group k, hash k - 1
     body += [f"sub x4, x4, #{per}", "b 1b", "2:"]
@@ -172,10 +171,23 @@ def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "k
         body += ghash_group(2 * k, method, eor3) + ["b 5f"]
     body += ["3:"]                                                               # fewer than per pairs
     body += [x for k in range(per - 1, 0, -1) for x in (f"cmp x4, #{k}", f"b.eq {30 + k}f")]
-    body += ["b 5f"]
+    body += work + ["b 5f"]
     for k in range(per - 1, 0, -1):
-        body += [f"{30 + k}:"] + aes_group(2 * k, nr, [], spread, eor3) + ghash_group(2 * k, method, eor3)
+        body += [f"{30 + k}:"] + aes_group(2 * k, nr, work, spread, eor3) + ghash_group(2 * k, method, eor3)
         body += ["b 5f"]
+    return body
+
+
+def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "karatsuba",
+                    spread: str = "even", eor3: bool = False, sched: str = "") -> str:
+    if unroll not in (4, 8) or spread not in SPREADS:
+        raise ValueError(f"stitched kernel: unroll 4 or 8, spread one of {SPREADS} (got {unroll}, {spread})")
+    nr = aes.rounds_of(keybits)
+    hi = G["hi"]
+    body = aes.load_round_keys(nr, "x0")
+    body += [f"ld1 {{{VCTR}.16b}}, [x2]", f"rev32 {VCTR}.16b, {VCTR}.16b", "ldr w12, [x2, #12]", "rev w12, w12",
+             f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b", "mov x8, x1"] + RUN_INIT
+    body += pairs_loop(nr, unroll, method, spread, eor3)
     body += ["5:",
              "rev w11, w12", "str w11, [x2, #12]", "add w10, w12, #1", "rev w11, w10", "str w11, [x2, #28]",
              f"rev64 {hi}.16b, {hi}.16b", f"st1 {{{hi}.16b}}, [x6]"]
