@@ -13,12 +13,61 @@ a length (public); the round-1 table is read at the counter's low byte (public: 
 """
 from __future__ import annotations
 
-from gen.kernels.armv8 import aes, stitched
+from gen.kernels.armv8 import aes, ghash, stitched
 from gen.kernels.armv8.asm import function
 
-FRAME = 64          #: the kernel's stack: [0, 48) tail blocks, length block, tag; [48, 64) E(J0)
-EJ0 = 48
+#: the kernel's stack: [0, 48) tail blocks, length block, tag; then E(J0), H^9 and its Karatsuba
+#: word (the last group of whole pairs takes H^9..H^2), L.H (the length block times H)
+FRAME, EJ0, H9, K9, LH = 112, 48, 64, 80, 96
 VJ = "v8"           #: E(J0) while it is computed (the first group hashes nothing: v8 is free)
+#: the registers of a product in the first group, whose GHASH registers v9-v14 are free (E(J0) in
+#: v8; X becomes the zero, P the constant once the three products are made)
+W = {"X": "v9", "P": "v10", "T": "v11", "lo": "v13", "hi": "v12", "mid": "v14"}
+
+
+def _times_h(method: str, eor3: bool) -> list[str]:
+    """W["X"] (lane form, as blocks are after REV64) times H (hk's first power), reduced into
+    W["hi"]: the kernel's Karatsuba product and reduction, on registers."""
+    X, P, T = W["X"], W["P"], W["T"]
+    out = [f"ldr q{P[1:]}, [x5]", f"pmull {W['hi']}.1q, {X}.1d, {P}.1d", f"pmull2 {W['lo']}.1q, {X}.2d, {P}.2d",
+           f"ext {T}.16b, {X}.16b, {X}.16b, #8", f"eor {X}.16b, {X}.16b, {T}.16b", f"ldr q{P[1:]}, [x5, #256]",
+           f"pmull {W['mid']}.1q, {X}.1d, {P}.1d", f"movi {X}.16b, #0", f"movi {P}.16b, #0xc2",
+           f"shl {P}.2d, {P}.2d, #56"]
+    R = {"lo": W["lo"], "hi": W["hi"], "mid": W["mid"], "zero": X, "C": P, "Y": W["hi"], "t": (T,)}
+    return out + ghash.reduce(method, R, eor3)
+
+
+def _powers(method: str, eor3: bool) -> list[str]:
+    """(x2 = len, x16 = aadlen) H^9 = H^8 . H (hk keeps H^k twisted, r(H^k x^-1), in lane form,
+    so the product of H^8's word with H is H^9's) with its Karatsuba word, and L.H, L =
+    [aadlen]64 || [len]64 in lane form: to the stack, dealt into the first group."""
+    hi, T, X = W["hi"], W["T"], W["X"]
+    return ([f"ldr q{X[1:]}, [x5, #112]"] + _times_h(method, eor3)
+            + [f"ext {T}.16b, {hi}.16b, {hi}.16b, #8", f"eor {T}.16b, {T}.16b, {hi}.16b",
+               f"stp q{hi[1:]}, q{T[1:]}, [sp, #{H9}]",
+               "lsl x9, x16, #3", "lsl x10, x2, #3", f"fmov d{X[1:]}, x9", f"mov {X}.d[1], x10"]
+            + _times_h(method, eor3) + [f"str q{hi[1:]}, [sp, #{LH}]"])
+
+
+def _first_work(nr: int, method: str, fold: bool) -> list[str]:
+    """E(J0), (fold) H^9 and L.H, zipped line by line (independent chains), then y from x6."""
+    a, b = _ej0_work(nr), (_powers(method, False) if fold else [])
+    out = [x for pair in zip(a, b) for x in pair] + a[len(b):] + b[len(a):]
+    hi = stitched.G["hi"]
+    return out + [f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b"]
+
+
+def _last_hash(method: str, eor3: bool):
+    """The last group of whole pairs: without a tail (x15 = 0) the length block is folded in,
+    blocks times H^(n+1)..H^2 and L.H added after the reduction: no product of its own after them."""
+    far = {9: (f"[sp, #{H9}]", f"[sp, #{K9}]")}
+    hi = stitched.G["hi"]
+
+    def last(n: int) -> list[str]:
+        return (["cbnz x15, 61f"] + stitched.ghash_group(n, method, eor3, shift=1, far=far)
+                + [f"ldr q{stitched.G['T'][1:]}, [sp, #{LH}]", f"eor {hi}.16b, {hi}.16b, {stitched.G['T']}.16b",
+                   "b 62f", "61:"] + stitched.ghash_group(n, method, eor3) + ["62:"])
+    return last
 
 
 def _ej0_work(nr: int) -> list[str]:
@@ -55,10 +104,14 @@ def gcm96_seal(prefix: str, keybits: int, unroll: int = 8, method: str = "karats
     body = aes.load_round_keys(nr, "x0")
     body += [f"sub sp, sp, #{FRAME}", f"ldp x16, x17, [sp, #{FRAME + 64}]", f"ldr x0, [sp, #{FRAME + 80}]",
              "ldr x9, [x2]", "ldr w10, [x2, #8]", f"fmov d31, x9", "mov v31.s[2], w10",
-             f"rev32 {stitched.VCTR}.16b, {stitched.VCTR}.16b", "mov w12, #2", "mov x2, x4", "lsr x4, x4, #5",
-             f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b", "mov x8, x1"] + stitched.RUN_INIT
-    body += stitched.pairs_loop(nr, unroll, method, spread, eor3, tuple(_ej0_work(nr)))
-    body += ["5:", "ands x15, x2, #31", "b.eq 40f"] + _tail(nr, spread, eor3) + ["40:"]
+             f"rev32 {stitched.VCTR}.16b, {stitched.VCTR}.16b", "mov w12, #2", "mov x2, x4", "and x15, x4, #31",
+             "lsr x4, x4, #5"]
+    fold = method == "karatsuba"
+    body += ["mov x8, x1"] + stitched.RUN_INIT
+    body += stitched.pairs_loop(nr, unroll, method, spread, eor3, tuple(_first_work(nr, method, fold)),
+                                _last_hash(method, eor3) if fold else None)
+    body += ["5:", "cbnz x15, 39f"] + (["cbnz x2, 46f"] if fold else []) + ["b 40f", "39:"]
+    body += _tail(nr, spread, eor3) + ["40:"]
     # the length block after the tail's blocks (at sp + 16 ceil(rest / 16)), then 1 to 3 blocks hashed
     body += ["lsl x9, x16, #3", "rev x9, x9", "lsl x10, x2, #3", "rev x10, x10", "add x11, x15, #15",
              "lsr x11, x11, #4", "add x8, sp, x11, lsl #4", "stp x9, x10, [x8]", "mov x8, sp",
@@ -69,8 +122,8 @@ def gcm96_seal(prefix: str, keybits: int, unroll: int = 8, method: str = "karats
     body += ["46:", f"rev64 {hi}.16b, {hi}.16b", f"ldr q0, [sp, #{EJ0}]", f"eor v0.16b, v0.16b, {hi}.16b",
              "cmp x0, #16", "b.ne 47f", "str q0, [x17]", "b 48f", "47:", "str q0, [sp]"]
     body += _byte_copy("x17", "sp", "x0", 49)
-    body += ["48:", "stp xzr, xzr, [sp]", "stp xzr, xzr, [sp, #16]", "stp xzr, xzr, [sp, #32]",
-             "stp xzr, xzr, [sp, #48]", "stp xzr, xzr, [x6]", f"add sp, sp, #{FRAME}"]
+    body += ["48:"] + [f"stp xzr, xzr, [sp, #{o}]" for o in range(0, FRAME, 16)]
+    body += ["stp xzr, xzr, [x6]", f"add sp, sp, #{FRAME}"]
     name = f"{prefix}_gcm96_seal"
     return function(f"void {name}(const uint32_t *rk, uint8_t *out, const uint8_t *iv, const uint8_t *in, size_t len, "
                     f"const uint32_t *hk, uint8_t y[16], const uint32_t *tab, uint64_t aadlen, uint8_t *tag, "
