@@ -75,7 +75,7 @@ def kernels(config: Config) -> KernelSet:
         encrypt_pairs=True,
         ctr_ghash=True,
         ctr_table=True,
-        seal96=True,
+        seal96=seal.ctx_offsets(keybits),
         zero32_asm=True,
         zero_bytes_asm=True,
         file_scope_asm=True,

@@ -1,5 +1,5 @@
 """The whole one-shot GCM encrypt with a 96-bit IV in one call:
-``{p}_gcm96_seal(rk, out, iv, in, len, hk, y, tab, aadlen, tag, taglen)``.
+``{p}_gcm96_seal(ctx, out, iv, in, len, y, aadlen, tag, taglen)`` (returns 0).
 
 The trick: everything a call does besides the stitched loop, moved into the kernel so the call
 costs one branch-and-link and no C word copies. E(J0) (J0 = IV || 1) is dealt among the round
@@ -8,7 +8,8 @@ its own on an in-order core); the tail (len % 32 bytes) is staged on the kernel'
 encrypted as one more pair, masked to its length (CMHI against the byte index) and hashed with
 the length block [aadlen]64 || [len]64 (NIST SP 800-38D §7.1) in one last group; the tag
 E(J0) ^ GHASH is stored (16 bytes at once, or taglen bytes), and the stack and `y` are wiped.
-`y` is the GHASH of the AAD (zero without), the one thing the C glue computes. Every branch is on
+`y` is the GHASH of the AAD (NULL without), the one thing the C glue computes; without AAD the
+glue's encrypt() tail-calls the kernel (a branch, no call). Every branch is on
 a length (public); the round-1 table is read at the counter's low byte (public: 96-bit IV).
 """
 from __future__ import annotations
@@ -17,8 +18,8 @@ from gen.kernels.armv8 import aes, ghash, stitched
 from gen.kernels.armv8.asm import function
 
 #: the kernel's stack: [0, 48) tail blocks, length block, tag; then E(J0), H^9 and its Karatsuba
-#: word (the last group of whole pairs takes H^9..H^2), L.H (the length block times H)
-FRAME, EJ0, H9, K9, LH = 112, 48, 64, 80, 96
+#: word (the last group of whole pairs takes H^9..H^2), L.H (the length block times H), a zero y
+FRAME, EJ0, H9, K9, LH, Y0 = 128, 48, 64, 80, 96, 112
 VJ = "v8"           #: E(J0) while it is computed (the first group hashes nothing: v8 is free)
 #: the registers of a product in the first group, whose GHASH registers v9-v14 are free (E(J0) in
 #: v8; X becomes the zero, P the constant once the three products are made)
@@ -97,12 +98,23 @@ def _tail(nr: int, spread: str, eor3: bool) -> list[str]:
     return out + _byte_copy("x11", "sp", "x15", 42)
 
 
+def ctx_offsets(keybits: int) -> tuple[int, int]:
+    """Byte offsets of hk and ctr_tab in the ctx (uint32_t arrays rk, hk, ctr_tab: no padding;
+    the glue checks them at compile time)."""
+    hk = 16 * (aes.rounds_of(keybits) + 1)
+    return hk, hk + 4 * ghash.HK_WORDS
+
+
 def gcm96_seal(prefix: str, keybits: int, unroll: int = 8, method: str = "karatsuba",
                spread: str = "even", eor3: bool = False, sched: str = "") -> str:
     nr = aes.rounds_of(keybits)
     hi = stitched.G["hi"]
-    body = aes.load_round_keys(nr, "x0")
-    body += [f"sub sp, sp, #{FRAME}", f"ldp x16, x17, [sp, #{FRAME + 64}]", f"ldr x0, [sp, #{FRAME + 80}]",
+    hk, tab = ctx_offsets(keybits)
+    body = aes.load_round_keys(nr, "x0")          # the ctx starts with rk
+    # the registers as the stitched loop has them: x5 hk, x6 y, x7 tab; x16 aadlen, x17 tag, x0 taglen
+    body += [f"sub sp, sp, #{FRAME}", "mov x16, x6", "mov x17, x7", "mov x6, x5", f"add x5, x0, #{hk}",
+             f"add x7, x0, #{tab}", f"ldr x0, [sp, #{FRAME + 64}]",
+             f"cbnz x6, 1f", f"stp xzr, xzr, [sp, #{Y0}]", f"add x6, sp, #{Y0}", "1:",    # no AAD: y = 0
              "ldr x9, [x2]", "ldr w10, [x2, #8]", f"fmov d31, x9", "mov v31.s[2], w10",
              f"rev32 {stitched.VCTR}.16b, {stitched.VCTR}.16b", "mov w12, #2", "mov x2, x4", "and x15, x4, #31",
              "lsr x4, x4, #5"]
@@ -123,11 +135,10 @@ def gcm96_seal(prefix: str, keybits: int, unroll: int = 8, method: str = "karats
              "cmp x0, #16", "b.ne 47f", "str q0, [x17]", "b 48f", "47:", "str q0, [sp]"]
     body += _byte_copy("x17", "sp", "x0", 49)
     body += ["48:"] + [f"stp xzr, xzr, [sp, #{o}]" for o in range(0, FRAME, 16)]
-    body += ["stp xzr, xzr, [x6]", f"add sp, sp, #{FRAME}"]
+    body += ["stp xzr, xzr, [x6]", f"add sp, sp, #{FRAME}", "mov w0, #0"]
     name = f"{prefix}_gcm96_seal"
-    return function(f"void {name}(const uint32_t *rk, uint8_t *out, const uint8_t *iv, const uint8_t *in, size_t len, "
-                    f"const uint32_t *hk, uint8_t y[16], const uint32_t *tab, uint64_t aadlen, uint8_t *tag, "
-                    f"size_t taglen)", name, body,
+    return function(f"int {name}(const void *ctx, uint8_t *out, const uint8_t *iv, const uint8_t *in, size_t len, "
+                    f"uint8_t *y, uint64_t aadlen, uint8_t *tag, size_t taglen)", name, body,
                     f"/* {name}: AES-{keybits}-GCM encrypt with a 96-bit IV, the whole call after the AAD: E(J0),\n"
                     f" * the stitched loop ({unroll} blocks a step, GHASH {method}, spread {spread}"
                     f"{', EOR3' if eor3 else ''}), the tail, the length block and the tag (gen/kernels/armv8/seal.py)"
