@@ -50,9 +50,9 @@ def _powers(method: str, eor3: bool) -> list[str]:
             + _times_h(method, eor3) + [f"str q{hi[1:]}, [sp, #{LH}]"])
 
 
-def _first_work(nr: int, method: str, fold: bool) -> list[str]:
+def _first_work(nr: int, method: str, eor3: bool, fold: bool) -> list[str]:
     """E(J0), (fold) H^9 and L.H, zipped line by line (independent chains), then y from x6."""
-    a, b = _ej0_work(nr), (_powers(method, False) if fold else [])
+    a, b = _ej0_work(nr), (_powers(method, eor3) if fold else [])
     out = [x for pair in zip(a, b) for x in pair] + a[len(b):] + b[len(a):]
     hi = stitched.G["hi"]
     return out + [f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b"]
@@ -60,14 +60,21 @@ def _first_work(nr: int, method: str, fold: bool) -> list[str]:
 
 def _last_hash(method: str, eor3: bool):
     """The last group of whole pairs: without a tail (x15 = 0) the length block is folded in,
-    blocks times H^(n+1)..H^2 and L.H added after the reduction: no product of its own after them."""
+    blocks times H^(n+1)..H^2, and K = L.H ^ REV64(E(J0)) (made while they are multiplied; v0, v1
+    are free here) added after the reduction: y ^ K, byte-reversed, is the tag, so after the last
+    reduction one EOR and one REV64 are left (label 47 of gcm96_seal)."""
     far = {9: (f"[sp, #{H9}]", f"[sp, #{K9}]")}
     hi = stitched.G["hi"]
+    # K with its halves swapped: it joins hi before the reduction's last EOR(s) and its final EXT
+    k = [f"ldr q0, [sp, #{LH}]", f"ldr q1, [sp, #{EJ0}]", "rev64 v1.16b, v1.16b", "eor v0.16b, v0.16b, v1.16b",
+         "ext v0.16b, v0.16b, v0.16b, #8"]
 
     def last(n: int) -> list[str]:
-        return (["cbnz x15, 61f"] + stitched.ghash_group(n, method, eor3, shift=1, far=far)
-                + [f"ldr q{stitched.G['T'][1:]}, [sp, #{LH}]", f"eor {hi}.16b, {hi}.16b, {stitched.G['T']}.16b",
-                   "b 62f", "61:"] + stitched.ghash_group(n, method, eor3) + ["62:"])
+        g = stitched.ghash_group(n, method, eor3, shift=1, far=far)
+        end = len(g) - (2 if eor3 else 3)            # the last EOR3 (or two EORs) and the EXT (ghash.reduce)
+        assert g[end].startswith(("eor3 ", f"eor {hi}")) and g[-1].startswith("ext "), g[end:]
+        g = g[:end] + [f"eor {hi}.16b, {hi}.16b, v0.16b"] + g[end:]
+        return ["cbnz x15, 61f"] + k + g + ["b 62f", "61:"] + stitched.ghash_group(n, method, eor3) + ["62:"]
     return last
 
 
@@ -120,9 +127,9 @@ def gcm96_seal(prefix: str, keybits: int, unroll: int = 8, method: str = "karats
              "lsr x4, x4, #5"]
     fold = method == "karatsuba"
     body += ["mov x8, x1"] + stitched.RUN_INIT
-    body += stitched.pairs_loop(nr, unroll, method, spread, eor3, tuple(_first_work(nr, method, fold)),
+    body += stitched.pairs_loop(nr, unroll, method, spread, eor3, tuple(_first_work(nr, method, eor3, fold)),
                                 _last_hash(method, eor3) if fold else None)
-    body += ["5:", "cbnz x15, 39f"] + (["cbnz x2, 46f"] if fold else []) + ["b 40f", "39:"]
+    body += ["5:", "cbnz x15, 39f"] + (["cbnz x2, 50f"] if fold else []) + ["b 40f", "39:"]
     body += _tail(nr, spread, eor3) + ["40:"]
     # the length block after the tail's blocks (at sp + 16 ceil(rest / 16)), then 1 to 3 blocks hashed
     body += ["lsl x9, x16, #3", "rev x9, x9", "lsl x10, x2, #3", "rev x10, x10", "add x11, x15, #15",
@@ -131,8 +138,9 @@ def gcm96_seal(prefix: str, keybits: int, unroll: int = 8, method: str = "karats
     for label, n in ((43, 1), (44, 2), (45, 3)):
         body += [f"{label}:"] if label != 43 else []
         body += stitched.ghash_group(n, method, eor3) + ["b 46f"]
-    body += ["46:", f"rev64 {hi}.16b, {hi}.16b", f"ldr q0, [sp, #{EJ0}]", f"eor v0.16b, v0.16b, {hi}.16b",
-             "cmp x0, #16", "b.ne 47f", "str q0, [x17]", "b 48f", "47:", "str q0, [sp]"]
+    body += ["46:", f"rev64 {hi}.16b, {hi}.16b", f"ldr q0, [sp, #{EJ0}]", f"eor v0.16b, v0.16b, {hi}.16b", "b 51f"]
+    body += ["50:", f"rev64 v0.16b, {hi}.16b"] if fold else []          # folded: E(J0) is in y already
+    body += ["51:", "cmp x0, #16", "b.ne 47f", "str q0, [x17]", "b 48f", "47:", "str q0, [sp]"]
     body += _byte_copy("x17", "sp", "x0", 49)
     body += ["48:"] + [f"stp xzr, xzr, [sp, #{o}]" for o in range(0, FRAME, 16)]
     body += ["stp xzr, xzr, [x6]", f"add sp, sp, #{FRAME}", "mov w0, #0"]
