@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from gen.kernels.armv8 import aes, ghash, stitched
 from gen.kernels.armv8.asm import function
+from gen.cores.aarch64 import fused_pair
 
 #: the kernel's stack: [0, 48) tail blocks, length block, tag; then E(J0), H^9 and its Karatsuba
 #: word (the last group of whole pairs takes H^9..H^2), L.H (the length block times H), a zero y
@@ -51,9 +52,17 @@ def _powers(method: str, eor3: bool) -> list[str]:
 
 
 def _first_work(nr: int, method: str, eor3: bool, fold: bool) -> list[str]:
-    """E(J0), (fold) H^9 and L.H, zipped line by line (independent chains), then y from x6."""
+    """E(J0), (fold) H^9 and L.H, zipped (independent chains; an AESE/AESMC pair stays one unit,
+    so it fuses), then y from x6."""
     a, b = _ej0_work(nr), (_powers(method, eor3) if fold else [])
-    out = [x for pair in zip(a, b) for x in pair] + a[len(b):] + b[len(a):]
+    units = []
+    for line in a:
+        if units and fused_pair(units[-1][-1], line):
+            units[-1].append(line)
+        else:
+            units.append([line])
+    out = [x for u, line in zip(units, b) for x in (*u, line)]
+    out += [x for u in units[len(b):] for x in u] + b[len(units):]
     hi = stitched.G["hi"]
     return out + [f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b"]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gen.kernels.armv8 import aes, ghash
 from gen.kernels.armv8.asm import function
+from gen.cores.aarch64 import fused_pair
 
 VCTR, VB = "v31", "v15"     # the counter block (REV32 form); base ^ rk1 of the run (run_base), or
                             # (0, 0, 0, 1) in a plain group
@@ -70,6 +71,8 @@ def _deal(work: list[str], slots: int, spread: str) -> list[list[str]]:
         cuts = [round(n * min(k, m) / m) for k in range(slots + 1)]
     else:                                    # "late": from the second round step on
         cuts = [0] + [round(n * (k - 1) / (slots - 1)) for k in range(1, slots + 1)]
+    # never between an AESE and the AESMC that fuses with it (work may hold another block's rounds)
+    cuts = [c + 1 if 0 < c < n and fused_pair(work[c - 1], work[c]) else c for c in cuts]
     return [work[cuts[k]:cuts[k + 1]] for k in range(slots)]
 
 
