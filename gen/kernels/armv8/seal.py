@@ -128,7 +128,7 @@ def gcm96_seal(prefix: str, keybits: int, unroll: int = 8, method: str = "karats
     hk, tab = ctx_offsets(keybits)
     body = aes.load_round_keys(nr, "x0")          # the ctx starts with rk
     # the registers as the stitched loop has them: x5 hk, x6 y, x7 tab; x16 aadlen, x17 tag, x0 taglen
-    body += [f"sub sp, sp, #{FRAME}", "mov x16, x6", "mov x17, x7", "mov x6, x5", f"add x5, x0, #{hk}",
+    body += ["mov x16, x6", "mov x17, x7", "mov x6, x5", f"add x5, x0, #{hk}",
              f"add x7, x0, #{tab}", f"ldr x0, [sp, #{FRAME + 64}]",
              f"cbnz x6, 1f", f"stp xzr, xzr, [sp, #{Y0}]", f"add x6, sp, #{Y0}", "1:",    # no AAD: y = 0
              "ldr x9, [x2]", "ldr w10, [x2, #8]", f"fmov d31, x9", "mov v31.s[2], w10",
@@ -152,7 +152,7 @@ def gcm96_seal(prefix: str, keybits: int, unroll: int = 8, method: str = "karats
     body += ["51:", "cmp x0, #16", "b.ne 47f", "str q0, [x17]", "b 48f", "47:", "str q0, [sp]"]
     body += _byte_copy("x17", "sp", "x0", 49)
     body += ["48:"] + [f"stp xzr, xzr, [sp, #{o}]" for o in range(0, FRAME, 16)]
-    body += ["stp xzr, xzr, [x6]", f"add sp, sp, #{FRAME}", "mov w0, #0"]
+    body += ["stp xzr, xzr, [x6]", "mov w0, #0"]
     name = f"{prefix}_gcm96_seal"
     return function(f"int {name}(const void *ctx, uint8_t *out, const uint8_t *iv, const uint8_t *in, size_t len, "
                     f"uint8_t *y, uint64_t aadlen, uint8_t *tag, size_t taglen)", name, body,
@@ -160,4 +160,4 @@ def gcm96_seal(prefix: str, keybits: int, unroll: int = 8, method: str = "karats
                     f" * the stitched loop ({unroll} blocks a step, GHASH {method}, spread {spread}"
                     f"{', EOR3' if eor3 else ''}), the tail, the length block and the tag (gen/kernels/armv8/seal.py)"
                     f"{' scheduled for ' + sched if sched else ''} */",
-                    framed=True, sched=sched)
+                    framed=True, sched=sched, frame=FRAME)
