@@ -63,8 +63,12 @@ def _first_work(nr: int, method: str, eor3: bool, fold: bool) -> list[str]:
             units.append([line])
     out = [x for u, line in zip(units, b) for x in (*u, line)]
     out += [x for u in units[len(b):] for x in u] + b[len(units):]
+    return out + _load_y()
+
+
+def _load_y() -> list[str]:
     hi = stitched.G["hi"]
-    return out + [f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b"]
+    return [f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b"]
 
 
 def _last_hash(method: str, eor3: bool):
@@ -95,9 +99,12 @@ def _ej0_work(nr: int) -> list[str]:
 
 
 def _byte_copy(dst: str, src: str, count: str, label: int) -> list[str]:
-    """count (> 0, public) bytes from [src] to [dst], one at a time; x9 the index, w10 the byte."""
-    return ["mov x9, #0", f"{label}:", f"ldrb w10, [{src}, x9]", f"strb w10, [{dst}, x9]", "add x9, x9, #1",
-            f"cmp x9, {count}", f"b.lo {label}b"]
+    """count (> 0, public, < 32) bytes from [src] to [dst]: 16 at once (q5) when there are, then
+    one at a time; x9 the index, w10 the byte."""
+    return ["mov x9, #0", f"cmp {count}, #16", f"b.lo {label + 100}f", f"ldr q5, [{src}]", f"str q5, [{dst}]",
+            "mov x9, #16", f"{label + 100}:", f"cmp x9, {count}", f"b.hs {label + 200}f",
+            f"{label}:", f"ldrb w10, [{src}, x9]", f"strb w10, [{dst}, x9]", "add x9, x9, #1",
+            f"cmp x9, {count}", f"b.lo {label}b", f"{label + 200}:"]
 
 
 def _tail(nr: int, spread: str, eor3: bool) -> list[str]:
@@ -137,7 +144,8 @@ def gcm96_seal(prefix: str, keybits: int, unroll: int = 8, method: str = "karats
     fold = method == "karatsuba"
     body += ["mov x8, x1"] + stitched.RUN_INIT
     body += stitched.pairs_loop(nr, unroll, method, spread, eor3, tuple(_first_work(nr, method, eor3, fold)),
-                                _last_hash(method, eor3) if fold else None)
+                                _last_hash(method, eor3) if fold else None,
+                                tuple(_ej0_work(nr) + _load_y()))          # no pairs: nothing to fold into
     body += ["5:", "cbnz x15, 39f"] + (["cbnz x2, 50f"] if fold else []) + ["b 40f", "39:"]
     body += _tail(nr, spread, eor3) + ["40:"]
     # the length block after the tail's blocks (at sp + 16 ceil(rest / 16)), then 1 to 3 blocks hashed

@@ -156,12 +156,13 @@ def group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool,
 
 
 def pairs_loop(nr: int, unroll: int, method: str, spread: str, eor3: bool,
-               first_work: tuple[str, ...] = (), last_hash=None) -> list[str]:
+               first_work: tuple[str, ...] = (), last_hash=None, zero_work: tuple[str, ...] | None = None) -> list[str]:
     """The kernel's work on x4 pairs (counter in w12, y in hi, x8 = x1, RUN_INIT done), from the
     first count check to the label ``5:`` (exclusive): prologue group, loop, epilogue, or the
     short paths for fewer than unroll / 2 pairs. ``first_work`` (independent instructions, e.g.
     another block's rounds: seal.py's E(J0)) runs exactly once on every path, dealt among the
-    first group's round steps; ``last_hash(n)`` hashes the last n blocks (ghash_group by default)."""
+    first group's round steps (``zero_work`` instead when there are no pairs); ``last_hash(n)``
+    hashes the last n blocks (ghash_group by default)."""
     per = unroll // 2
     work = list(first_work)
     last = last_hash or (lambda n: ghash_group(n, method, eor3))
@@ -178,7 +179,7 @@ def pairs_loop(nr: int, unroll: int, method: str, spread: str, eor3: bool,
         body += last(2 * k) + ["b 5f"]
     body += ["3:"]                                                               # fewer than per pairs
     body += [x for k in range(per - 1, 0, -1) for x in (f"cmp x4, #{k}", f"b.eq {30 + k}f")]
-    body += work + ["b 5f"]
+    body += (work if zero_work is None else list(zero_work)) + ["b 5f"]
     for k in range(per - 1, 0, -1):
         body += [f"{30 + k}:"] + aes_group(2 * k, nr, work, spread, eor3) + last(2 * k)
         body += ["b 5f"]
