@@ -348,24 +348,24 @@ def test_the_register_check_sees_round_keys_left_behind(tmp_path):
 
 
 def test_whole_pairs_take_one_stitched_call_one_shot_and_streamed(tmp_path):
-    """encrypt() with a 96-bit IV (the lean path) and a stream (start() leaves E(J0 + 1) unused;
-    update() gives it back) both hand all 4,096 bytes to one ctr_ghash_pairs call: besides it one
-    AES pair (E(J0)) and one one-block GHASH (the length block) run, and the tag is right."""
+    """encrypt() with a 96-bit IV and no AAD is one call of gcm96_seal, whatever the length (E(J0),
+    the pairs, the tail, the length block and the tag are in it: tests/test_armv8_seal.py); a
+    stream (start() leaves E(J0 + 1) unused; update() gives it back) hands all 4,096 bytes to one
+    ctr_ghash_pairs call, besides it one AES pair (E(J0)) and one one-block GHASH (the length
+    block); the tag is right either way."""
     from unicorn import UC_HOOK_CODE
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
     d, _, fw = _drop(presets.preset("aes128gcm-armv8a"), tmp_path)
     m, p = Machine(fw.core, fw.image), d.prefix
-    entries = {fw.addr(f"{p}_{k}"): k for k in ("aes_encrypt2", "ghash_blocks", "ctr_ghash_pairs", "ctr_pairs")}
+    entries = {fw.addr(f"{p}_{k}"): k for k in ("aes_encrypt2", "ghash_blocks", "ctr_ghash_pairs", "ctr_pairs",
+                                                 "gcm96_seal")}
     calls = []
     m.uc.hook_add(UC_HOOK_CODE, lambda uc, a, size, _: calls.append(entries[a]) if a in entries else None)
     m.uc.ctl_flush_tb()
     key, ivb, msg = os.urandom(16), os.urandom(12), os.urandom(4096)
     ctx = m.alloc(4096)
     m.call(fw.addr(f"{p}_init"), ctx, m.alloc(16, key, readonly=True), 16)
-    for n, expect in ((4096, ["aes_encrypt2", "ctr_ghash_pairs", "ghash_blocks"]),
-                      (48, ["aes_encrypt2", "ctr_ghash_pairs", "aes_encrypt2", "ghash_blocks", "ghash_blocks"]),
-                      (13, ["aes_encrypt2", "ghash_blocks", "ghash_blocks"]),         # E(J0 + 1) serves it
-                      (17, ["aes_encrypt2", "aes_encrypt2", "ghash_blocks", "ghash_blocks", "ghash_blocks"])):
+    for n, expect in ((4096, ["gcm96_seal"]), (48, ["gcm96_seal"]), (13, ["gcm96_seal"]), (17, ["gcm96_seal"])):
         calls.clear()
         out, tag = m.alloc(n), m.alloc(16)
         assert m.call(fw.addr(f"{p}_encrypt"), ctx, m.alloc(12, ivb, readonly=True), 12, 0, 0,

@@ -27,6 +27,7 @@ def glue(config: Config, ks: KernelSet) -> str:
     p = config.prefix
     return render("gcm_glue.c.j2", p=p, P=p.upper(), face=config.face, ctr_pairs=ks.ctr_pairs,
                   zero32_asm=ks.zero32_asm, ctr_ghash=ks.ctr_ghash, ctr_table=ks.ctr_table, dec1pass=ks.ctr_ghash_dec,
+                  seal96=ks.seal96,
                   zero_bytes_asm=ks.zero_bytes_asm, encrypt_via_ctr=ks.encrypt_via_ctr,
                   encrypt_pairs=ks.encrypt_pairs, lean96=lean_one_shot(config, ks),
                   keybytes=config.spec.key_bytes, keysizes=[b // 8 for b in config.keybits])

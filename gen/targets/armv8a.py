@@ -14,7 +14,7 @@ a bad tag).
 from __future__ import annotations
 
 from gen.config import Config
-from gen.kernels.armv8 import aes, choose, ctr, ctr_table, ghash, stitched, stitched_dec, wipe
+from gen.kernels.armv8 import aes, choose, ctr, ctr_table, ghash, seal, stitched, stitched_dec, wipe
 from gen.targets.common import GhashPart, KernelSet
 
 
@@ -58,7 +58,8 @@ def kernels(config: Config) -> KernelSet:
                 aes.encrypt_pairs(p, keybits, sched=on("aes_encrypt_pairs")),
                 ghash.ghash_blocks(p, unroll, config.mul, eor3, sched=on("ghash_blocks")), ghash.ghash_init(p),
                 ctr.ctr_pairs(p, keybits, unroll, eor3, sched=on("ctr_pairs")), ctr_table.ctr_table(p),
-                stitched.ctr_ghash_pairs(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs"))]
+                stitched.ctr_ghash_pairs(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs")),
+                seal.gcm96_seal(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs"))]
     single_pass = config.decrypt == "single-pass"
     if single_pass:
         sections.append(stitched_dec.ctr_ghash_dec_pairs(p, keybits, unroll, config.mul, spread, eor3,
@@ -81,6 +82,7 @@ def kernels(config: Config) -> KernelSet:
         ctr_ghash=True,
         ctr_ghash_dec=single_pass,
         ctr_table=True,
+        seal96=seal.ctx_offsets(keybits),
         zero32_asm=True,
         zero_bytes_asm=True,
         file_scope_asm=True,

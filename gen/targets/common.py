@@ -53,6 +53,11 @@ class KernelSet:
     #: with ctr_ghash: ``{p}_ctr_table(tab, rk)`` fills ``ctx->ctr_tab`` (256 words) in init, and the
     #: stitched kernel takes it as its last argument for 96-bit IVs (NULL otherwise)
     ctr_table: bool = False
+    #: with ctr_ghash and ctr_table: (hk's, ctr_tab's byte offsets in the ctx) when the target has
+    #: ``{p}_gcm96_seal(ctx, out, iv, in, len, y, aadlen, tag, taglen)``, a whole one-shot encrypt
+    #: with a 96-bit IV after the AAD's GHASH (E(J0), the pairs, the tail, the length block, the
+    #: tag) in one call (gen/kernels/armv8/seal.py); () otherwise
+    seal96: tuple[int, ...] = ()
     #: the target has ``{p}_zero32(p, nwords)`` in assembly (gen/kernels/wipe.py): an opaque call,
     #: so the glue wipes its structs with it; otherwise (portable C) structs are wiped byte by byte
     zero32_asm: bool = False

@@ -34,20 +34,29 @@ def vector_wipe(body: list[str], restored: range = range(0)) -> list[str]:
 
 
 def function(prototype: str, sym: str, body: list[str], comment: str = "", framed: bool = False,
-             sched: str = "") -> str:
+             sched: str = "", frame: int = 0) -> str:
     """C text of one AArch64 function ``sym`` with ``body`` (instructions and local labels; a
     body that is not ``framed`` ends in its one ``ret``). ``framed``: a NEON kernel, d8-d15
-    saved around the body, then ``ret``. Either way the vector registers the body names are
-    zeroed before the return (``vector_wipe``). ``sched``: an in-order core the body's
-    straight-line regions are list-scheduled for (gen/kernels/armv8/inorder.py), with
-    " window W" after it when the schedule's window is bounded (choose.sched_spec)."""
+    saved around the body, then ``ret``; ``frame`` (framed only, a multiple of 16): that many
+    bytes of stack at [sp] for the body, reserved after the save and released before the
+    restore, so the body never moves sp (a body that does is refused: the in-order scheduler
+    does not track sp). Either way the vector registers the body names are zeroed before the
+    return (``vector_wipe``). ``sched``: an in-order core the body's straight-line regions are
+    list-scheduled for (gen/kernels/armv8/inorder.py), with " window W" after it when the
+    schedule's window is bounded (choose.sched_spec)."""
     body = list(body)
+    if any(re.match(r"\s*(add|sub|mov)\s+sp\s*,", line) or re.search(r"\[sp[^\]]*\]!|\[sp\],", line)
+           for line in body):
+        raise ValueError(f"{sym}: the body moves sp; ask for its stack with frame=")
+    if frame % 16 or (frame and not framed):
+        raise ValueError(f"{sym}: frame must be a multiple of 16, in a framed function (got {frame})")
     if sched:
         from gen.kernels.armv8.inorder import schedule
         core, _, window = sched.partition(" window ")
         body = schedule(body, core, int(window or 0))
     if framed:
-        body = SAVE_D8_D15 + body + vector_wipe(body, range(8, 16)) + RESTORE_D8_D15 + ["ret"]
+        grow, shrink = ([f"sub sp, sp, #{frame}"], [f"add sp, sp, #{frame}"]) if frame else ([], [])
+        body = SAVE_D8_D15 + grow + body + vector_wipe(body, range(8, 16)) + shrink + RESTORE_D8_D15 + ["ret"]
     else:
         if body.count("ret") > 1 or (body and body[-1] != "ret" and "ret" in body):
             raise ValueError(f"{sym}: the body must return once, at its end, to be wiped there")

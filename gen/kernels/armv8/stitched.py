@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gen.kernels.armv8 import aes, ghash
 from gen.kernels.armv8.asm import function
+from gen.cores.aarch64 import fused_pair
 
 VCTR, VB = "v31", "v15"     # the counter block (REV32 form); base ^ rk1 of the run (run_base), or
                             # (0, 0, 0, 1) in a plain group
@@ -27,18 +28,20 @@ def _acc(first: bool, acc: str, insn: str) -> list[str]:
     return [insn.format(d=G["T2"]), f"eor {acc}.16b, {acc}.16b, {G['T2']}.16b"]
 
 
-def _product(i: int, n: int, method: str) -> list[str]:
-    """Block i of a group of n (read from x8) times H^(n - i), added to lo/hi/mid."""
-    X, P, T, p, first = G["X"], G["P"], G["T"], n - i, i == 0
+def _product(i: int, n: int, method: str, shift: int = 0, far: dict | None = None) -> list[str]:
+    """Block i of a group of n (read from x8) times H^(n - i + shift), added to lo/hi/mid; `far`
+    maps a power beyond hk's eight to the addresses of its two words (Karatsuba only)."""
+    X, P, T, p, first = G["X"], G["P"], G["T"], n - i + shift, i == 0
+    swapped, kword = (far or {}).get(p, (f"[x5, #{16 * (p - 1)}]", f"[x5, #{256 + 16 * ((p - 1) // 2)}]"))
     out = [f"ldr q{X[1:]}, [x8], #16", f"rev64 {X}.16b, {X}.16b"]
     if first:
         out.append(f"eor {X}.16b, {X}.16b, {G['hi']}.16b")          # y ^ c_1
-    out.append(f"ldr q{P[1:]}, [x5, #{16 * (p - 1)}]")                  # H^p, halves swapped
+    out.append(f"ldr q{P[1:]}, {swapped}")                              # H^p, halves swapped
     out += _acc(first, G["hi"], f"pmull {{d}}.1q, {X}.1d, {P}.1d")
     out += _acc(first, G["lo"], f"pmull2 {{d}}.1q, {X}.2d, {P}.2d")
     if method == "karatsuba":
         out += [f"ext {T}.16b, {X}.16b, {X}.16b, #8", f"eor {X}.16b, {X}.16b, {T}.16b",
-                f"ldr q{P[1:]}, [x5, #{256 + 16 * ((p - 1) // 2)}]"]
+                f"ldr q{P[1:]}, {kword}"]
         mul, lane = ("pmull", "1d") if p % 2 else ("pmull2", "2d")
         out += _acc(first, G["mid"], f"{mul} {{d}}.1q, {X}.{lane}, {P}.{lane}")
     else:
@@ -48,11 +51,12 @@ def _product(i: int, n: int, method: str) -> list[str]:
     return out
 
 
-def ghash_group(n: int, method: str, eor3: bool = False) -> list[str]:
-    """Hash the n ciphertext blocks at x8 into y (in hi): products, then one reduction."""
+def ghash_group(n: int, method: str, eor3: bool = False, shift: int = 0, far: dict | None = None) -> list[str]:
+    """Hash the n ciphertext blocks at x8 into y (in hi): products, then one reduction (`shift`:
+    each block times one power of H more, for a block folded in after them; `far`: _product)."""
     out = []
     for i in range(n):
-        out += _product(i, n, method)
+        out += _product(i, n, method, shift, far)
     out += [f"movi {R['zero']}.16b, #0", f"movi {R['C']}.16b, #0xc2", f"shl {R['C']}.2d, {R['C']}.2d, #56"]
     return out + ghash.reduce(method, R, eor3)
 
@@ -67,6 +71,8 @@ def _deal(work: list[str], slots: int, spread: str) -> list[list[str]]:
         cuts = [round(n * min(k, m) / m) for k in range(slots + 1)]
     else:                                    # "late": from the second round step on
         cuts = [0] + [round(n * (k - 1) / (slots - 1)) for k in range(1, slots + 1)]
+    # never between an AESE and the AESMC that fuses with it (work may hold another block's rounds)
+    cuts = [c + 1 if 0 < c < n and fused_pair(work[c - 1], work[c]) else c for c in cuts]
     return [work[cuts[k]:cuts[k + 1]] for k in range(slots)]
 
 
@@ -149,33 +155,47 @@ def group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool,
             + aes_group(n, nr, ghash_work, spread, eor3, premix=premix) + ["8:"])
 
 
-def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "karatsuba",
-                    spread: str = "even", eor3: bool = False, sched: str = "") -> str:
-    if unroll not in (4, 8) or spread not in SPREADS:
-        raise ValueError(f"stitched kernel: unroll 4 or 8, spread one of {SPREADS} (got {unroll}, {spread})")
-    nr = aes.rounds_of(keybits)
+def pairs_loop(nr: int, unroll: int, method: str, spread: str, eor3: bool,
+               first_work: tuple[str, ...] = (), last_hash=None, zero_work: tuple[str, ...] | None = None) -> list[str]:
+    """The kernel's work on x4 pairs (counter in w12, y in hi, x8 = x1, RUN_INIT done), from the
+    first count check to the label ``5:`` (exclusive): prologue group, loop, epilogue, or the
+    short paths for fewer than unroll / 2 pairs. ``first_work`` (independent instructions, e.g.
+    another block's rounds: seal.py's E(J0)) runs exactly once on every path, dealt among the
+    first group's round steps (``zero_work`` instead when there are no pairs); ``last_hash(n)``
+    hashes the last n blocks (ghash_group by default)."""
     per = unroll // 2
-    hi = G["hi"]
-    body = aes.load_round_keys(nr, "x0")
-    body += [f"ld1 {{{VCTR}.16b}}, [x2]", f"rev32 {VCTR}.16b, {VCTR}.16b", "ldr w12, [x2, #12]", "rev w12, w12",
-             f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b", "mov x8, x1"] + RUN_INIT
-    body += [f"cmp x4, #{per}", "b.lo 3f"]
-    body += group(unroll, nr, [], spread, eor3) + [f"sub x4, x4, #{per}"]        # prologue: group 0
+    work = list(first_work)
+    last = last_hash or (lambda n: ghash_group(n, method, eor3))
+    body = [f"cmp x4, #{per}", "b.lo 3f"]
+    body += group(unroll, nr, work, spread, eor3) + [f"sub x4, x4, #{per}"]       # prologue: group 0
     body += ["1:", f"cmp x4, #{per}", "b.lo 2f"]
     body += group(unroll, nr, ghash_group(unroll, method, eor3), spread, eor3)   # group k, hash k - 1
     body += [f"sub x4, x4, #{per}", "b 1b", "2:"]
     # epilogue: the k < per pairs left (a public count), encrypted while the last group is hashed
     body += [x for k in range(per - 1, 0, -1) for x in (f"cmp x4, #{k}", f"b.eq {20 + k}f")]
-    body += ghash_group(unroll, method, eor3) + ["b 5f"]
+    body += last(unroll) + ["b 5f"]
     for k in range(per - 1, 0, -1):
         body += [f"{20 + k}:"] + aes_group(2 * k, nr, ghash_group(unroll, method, eor3), spread, eor3)
-        body += ghash_group(2 * k, method, eor3) + ["b 5f"]
+        body += last(2 * k) + ["b 5f"]
     body += ["3:"]                                                               # fewer than per pairs
     body += [x for k in range(per - 1, 0, -1) for x in (f"cmp x4, #{k}", f"b.eq {30 + k}f")]
-    body += ["b 5f"]
+    body += (work if zero_work is None else list(zero_work)) + ["b 5f"]
     for k in range(per - 1, 0, -1):
-        body += [f"{30 + k}:"] + aes_group(2 * k, nr, [], spread, eor3) + ghash_group(2 * k, method, eor3)
+        body += [f"{30 + k}:"] + aes_group(2 * k, nr, work, spread, eor3) + last(2 * k)
         body += ["b 5f"]
+    return body
+
+
+def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "karatsuba",
+                    spread: str = "even", eor3: bool = False, sched: str = "") -> str:
+    if unroll not in (4, 8) or spread not in SPREADS:
+        raise ValueError(f"stitched kernel: unroll 4 or 8, spread one of {SPREADS} (got {unroll}, {spread})")
+    nr = aes.rounds_of(keybits)
+    hi = G["hi"]
+    body = aes.load_round_keys(nr, "x0")
+    body += [f"ld1 {{{VCTR}.16b}}, [x2]", f"rev32 {VCTR}.16b, {VCTR}.16b", "ldr w12, [x2, #12]", "rev w12, w12",
+             f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b", "mov x8, x1"] + RUN_INIT
+    body += pairs_loop(nr, unroll, method, spread, eor3)
     return kernel_text(f"{prefix}_ctr_ghash_pairs", body, keybits, unroll, method, spread, eor3, sched)
 
 
