@@ -67,10 +67,22 @@ def _arg_names(params: str) -> list[str]:
     return names
 
 
+def _without_seal(inner: str, ks: KernelSet) -> tuple[str, KernelSet]:
+    """ARMv8-A's whole-call kernel gcm96_seal takes the ctx (it finds hk and ctr_tab at a
+    single-key ctx's offsets), not round keys, so a multi-key drop cannot dispatch it: the drop
+    keeps the lean 96-bit path over ctr_ghash_pairs that the single-key drops had before it."""
+    if not ks.seal96:
+        return inner, ks
+    sections = [t for t in ks.sections if f"{inner}_gcm96_seal(" not in t]
+    if len(sections) != len(ks.sections) - 1:
+        raise ValueError(f"{inner}: expected one gcm96_seal section")
+    return inner, dataclasses.replace(ks, sections=sections, seal96=())
+
+
 def kernels(config: Config, single) -> KernelSet:
     """The merged KernelSet of a multi-key config; `single` is the target's kernels(config)."""
     p, sizes = config.prefix, config.keybits
-    per = {bits: _kernels(config, bits, single) for bits in sizes}
+    per = {bits: _without_seal(*_kernels(config, bits, single)) for bits in sizes}
     first_inner, first = per[sizes[0]]
     for bits, (_, ks) in per.items():
         if len(ks.sections) != len(first.sections):
