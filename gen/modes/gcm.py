@@ -24,11 +24,12 @@ def api(config: Config, ks: KernelSet) -> str:
 def glue(config: Config, ks: KernelSet) -> str:
     _check(ks)
     p = config.prefix
+    lean = lean_one_shot(config, ks)
     return render("gcm_glue.c.j2", p=p, P=p.upper(), face=config.face, ctr_pairs=ks.ctr_pairs,
                   zero32_asm=ks.zero32_asm, ctr_ghash=ks.ctr_ghash, ctr_table=ks.ctr_table,
                   zero_bytes_asm=ks.zero_bytes_asm, encrypt_via_ctr=ks.encrypt_via_ctr,
-                  encrypt_pairs=ks.encrypt_pairs, lean96=lean_one_shot(config, ks),
-                  keybytes=config.spec.key_bytes)
+                  encrypt_pairs=ks.encrypt_pairs, lean96=lean, keybytes=config.spec.key_bytes,
+                  le_words=(lean and not ks.ctr_ghash) or config.face == "r2")
 
 
 def lean_one_shot(config: Config, ks: KernelSet) -> bool:
