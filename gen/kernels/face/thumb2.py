@@ -88,9 +88,7 @@ def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: st
     # in s12-s15 (s16 for the cached kernel's fifth), so the back edge and the pointer reloads are
     # VMOVs (AES-128: 1840 -> 1834 a pair in the loop; the one-call functions set-up, fill, c2
     # and sv lose 1-12 cycles with FPU homes, so theirs stay on the stack)
-    enc = compile_function(
-        prog, f"{prefix}_face_encrypt2", ENCRYPT2_PARAMS[depth], core, seed,
-        segments=seg, rank=rank, alloc_policy=aes_thumb2.ALLOC_POLICY, spill=spill, fpu_homes=spill == "fpu")
+    enc = best_of_seeds(prog, seg, rank, f"{prefix}_face_encrypt2", ENCRYPT2_PARAMS[depth], depth, core, seed, spill)
     fns = {"setup": setup, "fill": fill, "encrypt2": enc}
     if depth == "r2":   # the cache's kernel: entries without C2, which it XORs in (aes_face)
         fns["encrypt2c"] = cached_encrypt2(prefix, keybits, slicing, core, seed, spill)
@@ -108,29 +106,35 @@ def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: st
     return fns
 
 
-#: seeds the cached kernel's schedule and allocation are tried with (the config's seed and the next
-#: ones): the best loop step under the cycle model wins. Its C2 XOR (8 more loads and EORs before
-#: round 3's S-box) moves the spills, and the seed moves the loop step by up to 9 cycles a pair
-#: (AES-128 M4, seeds 0..15: 1,971 to 1,980), which the 128 pairs of 4 KiB multiply. Of 16 seeds,
-#: seed 1 was the best for every default drop (AES-128/192/256 M4, AES-128 M3), so 2 are tried:
+#: seeds each looped kernel (the one-shot ``face_encrypt2``, the cached ``face_encrypt2c``) is
+#: scheduled and allocated with (the config's seed and the next ones): the best loop step under the
+#: cycle model wins. The seed moves the loop step by up to 9 cycles a pair (cached AES-128 M4, seeds
+#: 0..15: 1,971 to 1,980), which the 128 pairs of 4 KiB multiply. Of 16 seeds, seed 1 was the best
+#: of the cached kernel for every default drop (AES-128/192/256 M4, AES-128 M3), so 2 are tried:
 #: the same kernels for a seventh of the compile time (the explore guard compiles it per order).
-CACHED_SEEDS = 2
+#: Issue 34 gives the one-shot kernel the same choice.
+LOOP_SEEDS = 2
 
 
-def cached_encrypt2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0, spill: str = "stack"):
-    """The cached r2 kernel (``face_encrypt2c``) compiled with seeds seed .. seed + CACHED_SEEDS - 1,
-    the one with the fewest loop-step cycles (the first on a tie): deterministic, a pure function
-    of the config."""
-    prog, seg, rank = face_encrypt2_segments(keybits, slicing, "r2", cached=True)
+def best_of_seeds(prog, seg, rank, name: str, params, depth: str, core: str, seed: int = 0,
+                  spill: str = "stack"):
+    """A looped FACE kernel compiled with seeds seed .. seed + LOOP_SEEDS - 1, the one with the
+    fewest loop-step cycles (``face_loop_text``; the first on a tie): deterministic, a pure
+    function of the config."""
     best, best_step = None, None
-    for s in range(seed, seed + CACHED_SEEDS):
-        fn = compile_function(prog, f"{prefix}_face_encrypt2c", ENCRYPT2C_PARAMS, core, s,
-                              segments=seg, rank=rank, alloc_policy=aes_thumb2.ALLOC_POLICY, spill=spill,
-                              fpu_homes=spill == "fpu")
-        step = face_loop_text(fn, "r2", ENCRYPT2C_PARAMS)[1]
+    for s in range(seed, seed + LOOP_SEEDS):
+        fn = compile_function(prog, name, params, core, s, segments=seg, rank=rank,
+                              alloc_policy=aes_thumb2.ALLOC_POLICY, spill=spill, fpu_homes=spill == "fpu")
+        step = face_loop_text(fn, depth, params)[1]
         if best_step is None or step < best_step:
             best, best_step = fn, step
     return best
+
+
+def cached_encrypt2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0, spill: str = "stack"):
+    """The cached r2 kernel (``face_encrypt2c``), the best of LOOP_SEEDS seeds (``best_of_seeds``)."""
+    prog, seg, rank = face_encrypt2_segments(keybits, slicing, "r2", cached=True)
+    return best_of_seeds(prog, seg, rank, f"{prefix}_face_encrypt2c", ENCRYPT2C_PARAMS, "r2", core, seed, spill)
 
 
 ENCRYPT2_PARAMS = {
