@@ -33,8 +33,10 @@ def glue(config: Config, ks: KernelSet) -> str:
 
 
 def lean_one_shot(config: Config, ks: KernelSet) -> bool:
-    """Whether a one-shot encrypt with a 96-bit IV skips the stream (``encrypt96`` of
-    templates/gcm_glue.c.j2): with the stitched kernel (ARMv8-A), and on the Cortex-M speed drops
-    without FACE (ctr_pairs, then GHASH over the ciphertext; issue 34: a 64-byte message paid
-    about 1,400 cycles of stream bookkeeping). FACE drops keep the stream, which sets up FACE."""
-    return ks.ctr_ghash or (ks.ctr_pairs and ks.encrypt_pairs and config.face == "off")
+    """Whether a one-shot encrypt with a 96-bit IV skips the stream (``encrypt96``): with the
+    stitched kernel (ARMv8-A, templates/gcm_glue.c.j2), and on the Cortex-M speed drops
+    (templates/gcm_lean_pairs.c.j2: ctr_pairs, then GHASH over the ciphertext; issue 34: a 64-byte
+    message paid about 1,400 cycles of stream bookkeeping). FACE drops take it only for messages
+    too short for a FACE run (``FACE_LEAN_SHORT``), where the stream would use the plain kernel
+    anyway; longer ones keep the stream, which sets FACE up."""
+    return ks.ctr_ghash or (ks.ctr_pairs and ks.encrypt_pairs)

@@ -194,6 +194,30 @@ def face_loop_text(enc, depth: str, params=None) -> tuple[str, int, int]:
             enc.cycles + edge_cycles + fall)
 
 
+#: cycles the stream's bookkeeping costs a FACE drop's one-shot encrypt beyond the lean path's
+#: (start, update, face_next, finish, final_tag, ghash_feed, the stream and group wipes: 1,682 on
+#: aes128gcm-m4-ffs-face-r1 and 2,147 on aes128gcm-m4f-ffs-face-r2 at 256 bytes, cycle model,
+#: against about 300 of encrypt96's): with the run's set-up (and r2's first group) what a FACE run
+#: must save before the stream beats the lean path (issue 34)
+STREAM_EXTRA = {"r1": 1380, "r2": 1850}
+
+
+def short_mask(plain: int, saving: int, fixed: int, min_run: int) -> int:
+    """Bit n set: a one-shot message of n blocks (96-bit IV) costs less through the lean path
+    (templates/gcm_lean_pairs.c.j2) than through the stream. The stream serves block 1 from E(J0)'s
+    pair and runs the other n - 1 as nf = floor(n / 2) pairs, with FACE when nf >= min_run (each
+    saving ``saving`` against the run's set-up and bookkeeping, ``fixed``); the lean path runs
+    ceil(n / 2) plain pairs after E(J0)'s: one more when n is odd. By the kernels' cycle figures."""
+    mask = 0
+    for n in range(32):
+        nf, extra = n // 2, n % 2
+        if nf < min_run or nf * saving + extra * plain < fixed:
+            mask |= 1 << n
+    if mask >> 31:
+        raise ValueError("the lean path would win messages of 31 blocks or more: widen FACE_SHORT_MASK")
+    return mask
+
+
 def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, plain_cycles: int,
                 seed: int = 0, spill: str = "stack") -> tuple[str, dict]:
     """C text of the FACE section (macros, the v-lane constants, and the __asm__ functions
@@ -214,7 +238,12 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
                          f"kernel ({plain_cycles})")
     min_group = -(-fill.cycles // saving)
     # r1's table is the key's (filled by init): a run only pays its set-up
-    min_run = -(-(setup.cycles + (fill.cycles if depth == "r2" else 0)) // saving)
+    run_cost = setup.cycles + (fill.cycles if depth == "r2" else 0)
+    min_run = -(-run_cost // saving)
+    # the one-shot encrypt's lean path (templates/gcm_lean_pairs.c.j2, face_lean_short): a run must
+    # also pay for the stream's bookkeeping, which the lean path does without
+    lean_fixed = run_cost + STREAM_EXTRA[depth]
+    lean_mask = short_mask(plain_cycles, saving, lean_fixed, min_run)
     n = aes_face.ENTRY_WORDS[depth]
     P = prefix.upper()
     head = (f"/* FACE {depth} for AES-{keybits} {slicing} (counter-mode caching of the state after round "
@@ -234,13 +263,16 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
                f"#define {P}_FACE_MIN_GROUP {min_group}u   /* fill a 32-entry group only for >= this many pairs "
                f"({fill.cycles} cycles / {saving} saved per pair) */\n"
                f"#define {P}_FACE_MIN_RUN {min_run}u   /* set up a run only for >= this many pairs "
-               f"(set-up {setup.cycles}{' + one group' if depth == 'r2' else ''}) */\n")
+               f"(set-up {setup.cycles}{' + one group' if depth == 'r2' else ''}) */\n"
+               f"#define {P}_FACE_SHORT_MAX {16 * (lean_mask.bit_length() - 1)}u   /* the one-shot lean path: "
+               f"messages up to this long, */\n"
+               f"#define {P}_FACE_SHORT_MASK 0x{lean_mask:08x}u   /* of ceil(len / 16) blocks n where bit n is set */\n")
     text = (head + defines + aes_face.c_shared(prefix, depth)
             + "\n".join(f.c_text() for f in (setup, fill) + ((fns["sv"],) if "sv" in fns else ()))
             + "\n" + loop_text)
     stats = {k: f.summary() for k, f in fns.items()}
     stats.update(plain_pair=plain_cycles, saving_per_pair=saving, min_group=min_group, min_run=min_run,
-                 encrypt2_loop_step=step)
+                 encrypt2_loop_step=step, short_mask=lean_mask)
     if "encrypt2c" in fns:                         # r2: the cached kernel (the glue's face_cache)
         ctext, cstep, ccall = face_loop_text(fns["encrypt2c"], depth, ENCRYPT2C_PARAMS)
         text += (f"\n/* FACE r2 with a caller-owned cache (PREFIX_face_cache): the same rounds 3..Nr, "
