@@ -39,7 +39,9 @@ def _drop(cipher: str, target: str, slicing: str, face: str = "off") -> CachedDr
     work = Path(tempfile.mkdtemp(prefix="lean-"))
     hp = work / f"{cfg.name}.h"
     hp.write_text(render.header(cfg, "tests/test_lean_one_shot.py")[0])
-    return CachedDrop(hp, cfg.prefix, target, work / "fw")
+    d = CachedDrop(hp, cfg.prefix, target, work / "fw")
+    d.header_text = hp.read_text()
+    return d
 
 
 def test_the_cortex_m_speed_drops_take_it_with_or_without_face():
@@ -101,7 +103,7 @@ def test_no_stream_function_runs_and_it_costs_less_than_the_stream(cipher, targe
 
 
 def _short_mask(d: CachedDrop) -> int:
-    m = re.search(rf"#define {d.prefix.upper()}_FACE_SHORT_MASK (0x[0-9a-f]+)u", Path(d.header).read_text())
+    m = re.search(rf"#define {d.prefix.upper()}_FACE_SHORT_MASK (0x[0-9a-f]+)u", d.header_text)
     return int(m.group(1), 16)
 
 
