@@ -111,7 +111,7 @@ def test_face_drop_takes_the_cheaper_path_by_length():
     """A FACE drop's encrypt runs the lean path exactly for the lengths FACE_SHORT_MASK names, and
     that choice is the cheaper one by the cycle model: the lean path (encrypt96, called on its own)
     against the stream (start, aad, update, finish), both measured, on either side of the mask's
-    reach (AES-128 M4 r2: 64 and 256 bytes lean, 208, 240 and 1024 the stream)."""
+    reach (AES-128 M4 r2: 64, 208 and 256 bytes lean, 240 and 1024 the stream)."""
     d = _drop(*FACE_CASE)
     mask = _short_mask(d)
     cc = d.count_cycles()
@@ -137,4 +137,4 @@ def test_face_drop_takes_the_cheaper_path_by_length():
         assert d.call("finish", d.stream, d.tag, 16) == 0
         stream_cycles = cc.cycles
         assert (lean_cycles < stream_cycles) == lean, (n, lean_cycles, stream_cycles)
-    assert [mask >> (n // 16) & 1 for n in (64, 208, 240, 256, 1024)] == [1, 0, 0, 1, 0]
+    assert [mask >> (n // 16) & 1 for n in (64, 208, 240, 256, 1024)] == [1, 1, 0, 1, 0]
