@@ -205,16 +205,18 @@ STREAM_EXTRA = {"r1": 1380, "r2": 1850}
 def short_mask(plain: int, saving: int, fixed: int, min_run: int) -> int:
     """Bit n set: a one-shot message of n blocks (96-bit IV) costs less through the lean path
     (templates/gcm_lean_pairs.c.j2) than through the stream. The stream serves block 1 from E(J0)'s
-    pair and runs the other n - 1 as nf = floor(n / 2) pairs, with FACE when nf >= min_run (each
-    saving ``saving`` against the run's set-up and bookkeeping, ``fixed``); the lean path runs
-    ceil(n / 2) plain pairs after E(J0)'s: one more when n is odd. By the kernels' cycle figures."""
-    mask = 0
-    for n in range(32):
-        nf, extra = n // 2, n % 2
-        if nf < min_run or nf * saving + extra * plain < fixed:
+    pair and runs the other n - 1 blocks as nf = floor(n / 2) pairs, with FACE when nf >= min_run
+    (each saving ``saving`` against the run's set-up and the stream's bookkeeping, ``fixed``);
+    the lean path runs ceil(n / 2) pairs after E(J0)'s, one plain pair more than the stream for
+    an odd n >= 3, which costs more than all the stream's bookkeeping (``plain`` > ``fixed`` less
+    the run's set-up), so those take the stream. By the kernels' cycle figures."""
+    mask = 0b11                                    # 0 and 1 block: E(J0)'s pair alone either way
+    for n in range(2, 32, 2):
+        nf = n // 2
+        if nf < min_run or nf * saving < fixed:
             mask |= 1 << n
-    if mask >> 31:
-        raise ValueError("the lean path would win messages of 31 blocks or more: widen FACE_SHORT_MASK")
+    if mask >> 30:
+        raise ValueError("the lean path would win messages of 30 blocks or more: widen FACE_SHORT_MASK")
     return mask
 
 
@@ -243,6 +245,8 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
     # the one-shot encrypt's lean path (templates/gcm_lean_pairs.c.j2, face_lean_short): a run must
     # also pay for the stream's bookkeeping, which the lean path does without
     lean_fixed = run_cost + STREAM_EXTRA[depth]
+    if plain_cycles <= STREAM_EXTRA[depth]:
+        raise ValueError("short_mask assumes a plain pair costs more than the stream's bookkeeping")
     lean_mask = short_mask(plain_cycles, saving, lean_fixed, min_run)
     n = aes_face.ENTRY_WORDS[depth]
     P = prefix.upper()
