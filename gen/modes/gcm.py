@@ -25,17 +25,20 @@ def api(config: Config, ks: KernelSet) -> str:
 def glue(config: Config, ks: KernelSet) -> str:
     _check(ks)
     p = config.prefix
+    lean = lean_one_shot(config, ks)
     return render("gcm_glue.c.j2", p=p, P=p.upper(), face=config.face, ctr_pairs=ks.ctr_pairs,
                   zero32_asm=ks.zero32_asm, ctr_ghash=ks.ctr_ghash, ctr_table=ks.ctr_table, dec1pass=ks.ctr_ghash_dec,
                   seal96=ks.seal96,
                   zero_bytes_asm=ks.zero_bytes_asm, encrypt_via_ctr=ks.encrypt_via_ctr,
-                  encrypt_pairs=ks.encrypt_pairs, lean96=lean_one_shot(config, ks),
-                  keybytes=config.spec.key_bytes, keysizes=[b // 8 for b in config.keybits])
+                  encrypt_pairs=ks.encrypt_pairs, lean96=lean, keybytes=config.spec.key_bytes,
+                  le_words=(lean and not ks.ctr_ghash) or config.face == "r2", keysizes=[b // 8 for b in config.keybits])
 
 
 def lean_one_shot(config: Config, ks: KernelSet) -> bool:
-    """Whether a one-shot encrypt with a 96-bit IV skips the stream (``encrypt96`` of
-    templates/gcm_glue.c.j2): with the stitched kernel (ARMv8-A), and on the Cortex-M speed drops
-    without FACE (ctr_pairs, then GHASH over the ciphertext; issue 34: a 64-byte message paid
-    about 1,400 cycles of stream bookkeeping). FACE drops keep the stream, which sets up FACE."""
-    return ks.ctr_ghash or (ks.ctr_pairs and ks.encrypt_pairs and config.face == "off")
+    """Whether a one-shot encrypt with a 96-bit IV skips the stream (``encrypt96``): with the
+    stitched kernel (ARMv8-A, templates/gcm_glue.c.j2), and on the Cortex-M speed drops
+    (templates/gcm_lean_pairs.c.j2: ctr_pairs, then GHASH over the ciphertext; issue 34: a 64-byte
+    message paid about 1,400 cycles of stream bookkeeping). FACE drops take it only for messages
+    too short for a FACE run (``FACE_LEAN_SHORT``), where the stream would use the plain kernel
+    anyway; longer ones keep the stream, which sets FACE up."""
+    return ks.ctr_ghash or (ks.ctr_pairs and ks.encrypt_pairs)

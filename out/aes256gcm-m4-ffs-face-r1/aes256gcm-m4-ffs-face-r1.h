@@ -16304,6 +16304,8 @@ __asm__(
 #define AES256GCM_M4_FFS_FACE_R1_FACE_ENTRY_WORDS 1u   /* words per table entry */
 #define AES256GCM_M4_FFS_FACE_R1_FACE_MIN_GROUP 3u   /* fill a 32-entry group only for >= this many pairs (691 cycles / 268 saved per pair) */
 #define AES256GCM_M4_FFS_FACE_R1_FACE_MIN_RUN 2u   /* set up a run only for >= this many pairs (set-up 498) */
+#define AES256GCM_M4_FFS_FACE_R1_FACE_SHORT_MAX 224u   /* the one-shot lean path: messages up to this long, */
+#define AES256GCM_M4_FFS_FACE_R1_FACE_SHORT_MASK 0x00005557u   /* of ceil(len / 16) blocks n where bit n is set */
 #define AES256GCM_M4_FFS_FACE_R1_FACE_PAIR(v0) (v0)   /* words into the table: entries v0, v0 + 1 */
 /* bits 0..4 of v = 32 g + o + l in lane l, for o = 0, 1 (the fill's vb[0..4]) */
 static const uint32_t aes256gcm_m4_ffs_face_r1_face_vlo[2][5] = {
@@ -20253,6 +20255,19 @@ static void aes256gcm_m4_ffs_face_r1_xor_words(uint8_t *d, const uint8_t *a, con
     for (; nwords; nwords--, d += 4, a += 4, b += 4) aes256gcm_m4_ffs_face_r1_put32(d, aes256gcm_m4_ffs_face_r1_get32(a) ^ aes256gcm_m4_ffs_face_r1_get32(b));
 }
 
+/* A byte string's 4-byte words read and written little-endian (any alignment): compilers make
+ * each one (unaligned) LDR or STR on ARMv7-M, where get32/put32 cost a REV and a byte shuffle
+ * more. For copies and XORs of byte strings, where the order within a word does not matter. */
+static uint32_t aes256gcm_m4_ffs_face_r1_ld32le(const uint8_t *b)
+{
+    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+}
+
+static void aes256gcm_m4_ffs_face_r1_st32le(uint8_t *b, uint32_t w)
+{
+    b[0] = (uint8_t)w; b[1] = (uint8_t)(w >> 8); b[2] = (uint8_t)(w >> 16); b[3] = (uint8_t)(w >> 24);
+}
+
 /* GHASH's length block: [a]64 || [c]64, big-endian bit counts. */
 static void aes256gcm_m4_ffs_face_r1_len_block(uint8_t blk[16], uint64_t a, uint64_t c)
 {
@@ -20286,6 +20301,13 @@ static void aes256gcm_m4_ffs_face_r1_plain_pairs(aes256gcm_m4_ffs_face_r1_stream
     aes256gcm_m4_ffs_face_r1_ctr_pairs(s->ctx->rk, out, s->cb, in, npairs);
     s->ctr += 2u * (uint32_t)npairs;
 }
+
+/* Rare paths kept out of their callers (gcc, clang): their frames do not weigh on the usual path. */
+#if defined(__GNUC__)                     /* gcc, clang */
+#define AES256GCM_M4_FFS_FACE_R1_NOINLINE __attribute__((noinline))
+#else
+#define AES256GCM_M4_FFS_FACE_R1_NOINLINE
+#endif
 
 /* ---- FACE r1: counter-mode caching (gen/kernels/face/aes_face.py has the details) ----
  * Counter blocks differ only in byte 15 until it carries, so within a "run" (bytes 12..14
@@ -20650,11 +20672,108 @@ static int aes256gcm_m4_ffs_face_r1_args_ok(const aes256gcm_m4_ffs_face_r1_ctx *
         && aes256gcm_m4_ffs_face_r1_len_ok((uint64_t)len) && aes256gcm_m4_ffs_face_r1_len61_ok((uint64_t)ivlen) && aes256gcm_m4_ffs_face_r1_len61_ok((uint64_t)aadlen);
 }
 
+static uint64_t aes256gcm_m4_ffs_face_r1_bswap64(uint64_t x)         /* shifts and masks: compilers make it one REV */
+{
+    x = ((x & UINT64_C(0x00FF00FF00FF00FF)) << 8) | ((x >> 8) & UINT64_C(0x00FF00FF00FF00FF));
+    x = ((x & UINT64_C(0x0000FFFF0000FFFF)) << 16) | ((x >> 16) & UINT64_C(0x0000FFFF0000FFFF));
+    return (x << 32) | (x >> 32);
+}
+
+/* One-shot encrypt with a 96-bit IV, without the stream (issue 34): J0 = IV || 1 is public, so
+ * E(J0) and E(J0 + 1) come from one aes_encrypt2 pair (the second block serves a message of up to
+ * 16 bytes, else it is dropped), all whole pairs of the message from counter 2 go to one
+ * ctr_pairs call, a tail of under 32 bytes takes one more pair, and GHASH runs once over the whole
+ * pairs' ciphertext. Byte strings move as little-endian words (one LDR/STR each); the tag is
+ * written straight from y ^ E(J0); the secrets (E(J0), E(J0 + 1), the tail's pair, y) sit in one
+ * word array of which only the words written are wiped, by volatile stores (wipe4), not a call.
+ * The same arithmetic as start/aad/update/finish. Lengths decide every branch. */
+static void aes256gcm_m4_ffs_face_r1_wipe4(uint32_t *p)              /* four words: volatile stores, no call */
+{
+    volatile uint32_t *v = p;
+    v[0] = 0u; v[1] = 0u; v[2] = 0u; v[3] = 0u;
+}
+
+/* not inlined in a FACE drop: its frame and registers would weigh on encrypt's stream path */
+static AES256GCM_M4_FFS_FACE_R1_NOINLINE void aes256gcm_m4_ffs_face_r1_encrypt96(const aes256gcm_m4_ffs_face_r1_ctx *ctx, const uint8_t *iv, const uint8_t *aad, size_t aadlen,
+                             const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag, size_t taglen)
+{
+    uint32_t cb[8], secw[20], blk[4], w0, w1, w2, w3;
+    uint8_t *sec = (uint8_t *)secw, *y = sec + 64, *cbb = (uint8_t *)cb;
+    uint64_t lb[2];
+    size_t pairs = len / 32u, done = len & ~(size_t)31, rest = len & 31u, o = 16u, i;
+    w0 = aes256gcm_m4_ffs_face_r1_ld32le(iv);
+    w1 = aes256gcm_m4_ffs_face_r1_ld32le(iv + 4);
+    w2 = aes256gcm_m4_ffs_face_r1_ld32le(iv + 8);
+    cb[0] = w0; cb[1] = w1; cb[2] = w2;
+    cb[4] = w0; cb[5] = w1; cb[6] = w2;
+    aes256gcm_m4_ffs_face_r1_put32(cbb + 12, 1u);
+    aes256gcm_m4_ffs_face_r1_put32(cbb + 28, 2u);
+    aes256gcm_m4_ffs_face_r1_aes_encrypt2(ctx->rk, sec, cbb);    /* E(J0); E(J0 + 1) serves a message of 16 bytes at most */
+    secw[16] = 0u; secw[17] = 0u; secw[18] = 0u; secw[19] = 0u;      /* y = 0 */
+    if (aadlen >= 16u) aes256gcm_m4_ffs_face_r1_ghash_blocks(ctx->hk, y, aad, aadlen / 16u);
+    if (aadlen & 15u) {
+        blk[0] = 0u; blk[1] = 0u; blk[2] = 0u; blk[3] = 0u;
+        aes256gcm_m4_ffs_face_r1_copy((uint8_t *)blk, aad + (aadlen & ~(size_t)15), aadlen & 15u);
+        aes256gcm_m4_ffs_face_r1_ghash_blocks(ctx->hk, y, (const uint8_t *)blk, 1);
+    }
+    aes256gcm_m4_ffs_face_r1_put32(cbb + 12, 2u);
+    aes256gcm_m4_ffs_face_r1_put32(cbb + 28, 3u);
+    if (pairs)                                       /* leaves cb at the next two counters */
+        aes256gcm_m4_ffs_face_r1_ctr_pairs(ctx->rk, out, cbb, in, pairs);
+    if (rest) {                 /* under 32 bytes: one more pair of blocks, unless E(J0 + 1) will do */
+        if (pairs || rest > 16u) {
+            aes256gcm_m4_ffs_face_r1_aes_encrypt2(ctx->rk, sec + 32, cbb);
+            o = 32u;
+        }
+        for (i = 0; i + 4u <= rest; i += 4u)
+            aes256gcm_m4_ffs_face_r1_st32le(out + done + i, aes256gcm_m4_ffs_face_r1_ld32le(in + done + i) ^ aes256gcm_m4_ffs_face_r1_ld32le(sec + o + i));
+        for (; i < rest; i++) out[done + i] = (uint8_t)(in[done + i] ^ sec[o + i]);
+    }
+    if (len >= 16u)             /* every whole block of ciphertext in one call */
+        aes256gcm_m4_ffs_face_r1_ghash_blocks(ctx->hk, y, out, len / 16u);
+    if (rest & 15u) {
+        blk[0] = 0u; blk[1] = 0u; blk[2] = 0u; blk[3] = 0u;
+        aes256gcm_m4_ffs_face_r1_copy((uint8_t *)blk, out + (len & ~(size_t)15), rest & 15u);
+        aes256gcm_m4_ffs_face_r1_ghash_blocks(ctx->hk, y, (const uint8_t *)blk, 1);
+    }
+    /* the length block, big-endian (the drop is little-endian only: its #error) */
+    lb[0] = aes256gcm_m4_ffs_face_r1_bswap64((uint64_t)aadlen * 8u);
+    lb[1] = aes256gcm_m4_ffs_face_r1_bswap64((uint64_t)len * 8u);
+    aes256gcm_m4_ffs_face_r1_ghash_blocks(ctx->hk, y, (const uint8_t *)lb, 1);
+    if (taglen == 16u) {        /* tag = y ^ E(J0): the usual full tag written out, loads first */
+        w0 = aes256gcm_m4_ffs_face_r1_ld32le(y) ^ secw[0];
+        w1 = aes256gcm_m4_ffs_face_r1_ld32le(y + 4) ^ secw[1];
+        w2 = aes256gcm_m4_ffs_face_r1_ld32le(y + 8) ^ secw[2];
+        w3 = aes256gcm_m4_ffs_face_r1_ld32le(y + 12) ^ secw[3];
+        aes256gcm_m4_ffs_face_r1_st32le(tag, w0);
+        aes256gcm_m4_ffs_face_r1_st32le(tag + 4, w1);
+        aes256gcm_m4_ffs_face_r1_st32le(tag + 8, w2);
+        aes256gcm_m4_ffs_face_r1_st32le(tag + 12, w3);
+    } else {                    /* as many bytes as asked */
+        for (i = 0; i + 4u <= taglen; i += 4u)
+            aes256gcm_m4_ffs_face_r1_st32le(tag + i, aes256gcm_m4_ffs_face_r1_ld32le(y + i) ^ aes256gcm_m4_ffs_face_r1_ld32le(sec + i));
+        for (; i < taglen; i++) tag[i] = (uint8_t)(y[i] ^ sec[i]);
+    }
+    aes256gcm_m4_ffs_face_r1_wipe4(secw);
+    aes256gcm_m4_ffs_face_r1_wipe4(secw + 4);
+    aes256gcm_m4_ffs_face_r1_wipe4(secw + 16);
+    if (o == 32u) {                                  /* the tail's pair was written */
+        aes256gcm_m4_ffs_face_r1_wipe4(secw + 8);
+        aes256gcm_m4_ffs_face_r1_wipe4(secw + 12);
+    }
+}
+
 int aes256gcm_m4_ffs_face_r1_encrypt(const aes256gcm_m4_ffs_face_r1_ctx *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *aad, size_t aadlen,
                     const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag, size_t taglen)
 {
     aes256gcm_m4_ffs_face_r1_stream s;
     if (!aes256gcm_m4_ffs_face_r1_args_ok(ctx, iv, ivlen, aad, aadlen, in, len, out, tag, taglen)) return AES256GCM_M4_FFS_FACE_R1_EARG;
+    /* the lean path for the lengths where it costs less than the stream's FACE run (FACE_SHORT_MASK,
+     * from the kernels' cycle figures: gen/kernels/face/thumb2.short_mask); lengths are public */
+    if (len <= AES256GCM_M4_FFS_FACE_R1_FACE_SHORT_MAX && ivlen == 12 && ((AES256GCM_M4_FFS_FACE_R1_FACE_SHORT_MASK >> ((len + 15u) / 16u)) & 1u)) {
+        aes256gcm_m4_ffs_face_r1_encrypt96(ctx, iv, aad, aadlen, in, len, out, tag, taglen);
+        return 0;
+    }
     aes256gcm_m4_ffs_face_r1_start(&s, ctx, iv, ivlen, 0);
     aes256gcm_m4_ffs_face_r1_aad(&s, aad, aadlen);
     aes256gcm_m4_ffs_face_r1_update(&s, in, len, out);

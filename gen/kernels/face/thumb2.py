@@ -88,9 +88,7 @@ def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: st
     # in s12-s15 (s16 for the cached kernel's fifth), so the back edge and the pointer reloads are
     # VMOVs (AES-128: 1840 -> 1834 a pair in the loop; the one-call functions set-up, fill, c2
     # and sv lose 1-12 cycles with FPU homes, so theirs stay on the stack)
-    enc = compile_function(
-        prog, f"{prefix}_face_encrypt2", ENCRYPT2_PARAMS[depth], core, seed,
-        segments=seg, rank=rank, alloc_policy=aes_thumb2.ALLOC_POLICY, spill=spill, fpu_homes=spill == "fpu")
+    enc = best_of_seeds(prog, seg, rank, f"{prefix}_face_encrypt2", ENCRYPT2_PARAMS[depth], depth, core, seed, spill)
     fns = {"setup": setup, "fill": fill, "encrypt2": enc}
     if depth == "r2":   # the cache's kernel: entries without C2, which it XORs in (aes_face)
         fns["encrypt2c"] = cached_encrypt2(prefix, keybits, slicing, core, seed, spill)
@@ -108,29 +106,35 @@ def face_functions(prefix: str, keybits: int, slicing: str, depth: str, core: st
     return fns
 
 
-#: seeds the cached kernel's schedule and allocation are tried with (the config's seed and the next
-#: ones): the best loop step under the cycle model wins. Its C2 XOR (8 more loads and EORs before
-#: round 3's S-box) moves the spills, and the seed moves the loop step by up to 9 cycles a pair
-#: (AES-128 M4, seeds 0..15: 1,971 to 1,980), which the 128 pairs of 4 KiB multiply. Of 16 seeds,
-#: seed 1 was the best for every default drop (AES-128/192/256 M4, AES-128 M3), so 2 are tried:
+#: seeds each looped kernel (the one-shot ``face_encrypt2``, the cached ``face_encrypt2c``) is
+#: scheduled and allocated with (the config's seed and the next ones): the best loop step under the
+#: cycle model wins. The seed moves the loop step by up to 9 cycles a pair (cached AES-128 M4, seeds
+#: 0..15: 1,971 to 1,980), which the 128 pairs of 4 KiB multiply. Of 16 seeds, seed 1 was the best
+#: of the cached kernel for every default drop (AES-128/192/256 M4, AES-128 M3), so 2 are tried:
 #: the same kernels for a seventh of the compile time (the explore guard compiles it per order).
-CACHED_SEEDS = 2
+#: Issue 34 gives the one-shot kernel the same choice.
+LOOP_SEEDS = 2
 
 
-def cached_encrypt2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0, spill: str = "stack"):
-    """The cached r2 kernel (``face_encrypt2c``) compiled with seeds seed .. seed + CACHED_SEEDS - 1,
-    the one with the fewest loop-step cycles (the first on a tie): deterministic, a pure function
-    of the config."""
-    prog, seg, rank = face_encrypt2_segments(keybits, slicing, "r2", cached=True)
+def best_of_seeds(prog, seg, rank, name: str, params, depth: str, core: str, seed: int = 0,
+                  spill: str = "stack"):
+    """A looped FACE kernel compiled with seeds seed .. seed + LOOP_SEEDS - 1, the one with the
+    fewest loop-step cycles (``face_loop_text``; the first on a tie): deterministic, a pure
+    function of the config."""
     best, best_step = None, None
-    for s in range(seed, seed + CACHED_SEEDS):
-        fn = compile_function(prog, f"{prefix}_face_encrypt2c", ENCRYPT2C_PARAMS, core, s,
-                              segments=seg, rank=rank, alloc_policy=aes_thumb2.ALLOC_POLICY, spill=spill,
-                              fpu_homes=spill == "fpu")
-        step = face_loop_text(fn, "r2", ENCRYPT2C_PARAMS)[1]
+    for s in range(seed, seed + LOOP_SEEDS):
+        fn = compile_function(prog, name, params, core, s, segments=seg, rank=rank,
+                              alloc_policy=aes_thumb2.ALLOC_POLICY, spill=spill, fpu_homes=spill == "fpu")
+        step = face_loop_text(fn, depth, params)[1]
         if best_step is None or step < best_step:
             best, best_step = fn, step
     return best
+
+
+def cached_encrypt2(prefix: str, keybits: int, slicing: str, core: str, seed: int = 0, spill: str = "stack"):
+    """The cached r2 kernel (``face_encrypt2c``), the best of LOOP_SEEDS seeds (``best_of_seeds``)."""
+    prog, seg, rank = face_encrypt2_segments(keybits, slicing, "r2", cached=True)
+    return best_of_seeds(prog, seg, rank, f"{prefix}_face_encrypt2c", ENCRYPT2C_PARAMS, "r2", core, seed, spill)
 
 
 ENCRYPT2_PARAMS = {
@@ -190,6 +194,32 @@ def face_loop_text(enc, depth: str, params=None) -> tuple[str, int, int]:
             enc.cycles + edge_cycles + fall)
 
 
+#: cycles the stream's bookkeeping costs a FACE drop's one-shot encrypt beyond the lean path's
+#: (start, update, face_next, finish, final_tag, ghash_feed, the stream and group wipes: 1,682 on
+#: aes128gcm-m4-ffs-face-r1 and 2,147 on aes128gcm-m4f-ffs-face-r2 at 256 bytes, cycle model,
+#: against about 300 of encrypt96's): with the run's set-up (and r2's first group) what a FACE run
+#: must save before the stream beats the lean path (issue 34)
+STREAM_EXTRA = {"r1": 1380, "r2": 1850}
+
+
+def short_mask(plain: int, saving: int, fixed: int, min_run: int) -> int:
+    """Bit n set: a one-shot message of n blocks (96-bit IV) costs less through the lean path
+    (templates/gcm_lean_pairs.c.j2) than through the stream. The stream serves block 1 from E(J0)'s
+    pair and runs the other n - 1 blocks as nf = floor(n / 2) pairs, with FACE when nf >= min_run
+    (each saving ``saving`` against the run's set-up and the stream's bookkeeping, ``fixed``);
+    the lean path runs ceil(n / 2) pairs after E(J0)'s, one plain pair more than the stream for
+    an odd n >= 3, which costs more than all the stream's bookkeeping (``plain`` > ``fixed`` less
+    the run's set-up), so those take the stream. By the kernels' cycle figures."""
+    mask = 0b11                                    # 0 and 1 block: E(J0)'s pair alone either way
+    for n in range(2, 32, 2):
+        nf = n // 2
+        if nf < min_run or nf * saving < fixed:
+            mask |= 1 << n
+    if mask >> 30:
+        raise ValueError("the lean path would win messages of 30 blocks or more: widen FACE_SHORT_MASK")
+    return mask
+
+
 def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, plain_cycles: int,
                 seed: int = 0, spill: str = "stack") -> tuple[str, dict]:
     """C text of the FACE section (macros, the v-lane constants, and the __asm__ functions
@@ -210,7 +240,14 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
                          f"kernel ({plain_cycles})")
     min_group = -(-fill.cycles // saving)
     # r1's table is the key's (filled by init): a run only pays its set-up
-    min_run = -(-(setup.cycles + (fill.cycles if depth == "r2" else 0)) // saving)
+    run_cost = setup.cycles + (fill.cycles if depth == "r2" else 0)
+    min_run = -(-run_cost // saving)
+    # the one-shot encrypt's lean path (templates/gcm_lean_pairs.c.j2, face_lean_short): a run must
+    # also pay for the stream's bookkeeping, which the lean path does without
+    lean_fixed = run_cost + STREAM_EXTRA[depth]
+    if plain_cycles <= STREAM_EXTRA[depth]:
+        raise ValueError("short_mask assumes a plain pair costs more than the stream's bookkeeping")
+    lean_mask = short_mask(plain_cycles, saving, lean_fixed, min_run)
     n = aes_face.ENTRY_WORDS[depth]
     P = prefix.upper()
     head = (f"/* FACE {depth} for AES-{keybits} {slicing} (counter-mode caching of the state after round "
@@ -230,13 +267,16 @@ def face_thumb2(prefix: str, keybits: int, slicing: str, depth: str, core: str, 
                f"#define {P}_FACE_MIN_GROUP {min_group}u   /* fill a 32-entry group only for >= this many pairs "
                f"({fill.cycles} cycles / {saving} saved per pair) */\n"
                f"#define {P}_FACE_MIN_RUN {min_run}u   /* set up a run only for >= this many pairs "
-               f"(set-up {setup.cycles}{' + one group' if depth == 'r2' else ''}) */\n")
+               f"(set-up {setup.cycles}{' + one group' if depth == 'r2' else ''}) */\n"
+               f"#define {P}_FACE_SHORT_MAX {16 * (lean_mask.bit_length() - 1)}u   /* the one-shot lean path: "
+               f"messages up to this long, */\n"
+               f"#define {P}_FACE_SHORT_MASK 0x{lean_mask:08x}u   /* of ceil(len / 16) blocks n where bit n is set */\n")
     text = (head + defines + aes_face.c_shared(prefix, depth)
             + "\n".join(f.c_text() for f in (setup, fill) + ((fns["sv"],) if "sv" in fns else ()))
             + "\n" + loop_text)
     stats = {k: f.summary() for k, f in fns.items()}
     stats.update(plain_pair=plain_cycles, saving_per_pair=saving, min_group=min_group, min_run=min_run,
-                 encrypt2_loop_step=step)
+                 encrypt2_loop_step=step, short_mask=lean_mask)
     if "encrypt2c" in fns:                         # r2: the cached kernel (the glue's face_cache)
         ctext, cstep, ccall = face_loop_text(fns["encrypt2c"], depth, ENCRYPT2C_PARAMS)
         text += (f"\n/* FACE r2 with a caller-owned cache (PREFIX_face_cache): the same rounds 3..Nr, "
