@@ -175,6 +175,24 @@ def test_cpsat_finds_the_least_register_pressure_order_and_it_is_a_candidate():
     assert lines[1]["stored_maxlive"] == maxlive(prog, EO.stored(KIND))
 
 
+def test_live_cost_searches_the_peak_and_the_kernel_cycles_together(monkeypatch):
+    """--cost live: a chain prices an order by the kernel's cycles plus the segment's live-value
+    peak above the registers; the log's cycles (what wins) stay the kernel's own."""
+    from gen.explore.cpsat import REGISTERS, maxlive
+    assert EO.live_cost(2400, REGISTERS + 3) == 2403 and EO.live_cost(2400, REGISTERS - 2) == 2400
+    seen = []
+    real = EO.live_cost
+    monkeypatch.setattr(EO, "live_cost", lambda c, live: seen.append((c, live)) or real(c, live))
+    config = presets.preset(PRESET)
+    lines = EO.search(config, KIND, 3, "live", 1, 0)
+    assert [line["candidate"] for line in lines] == [EO.BASELINE, 0] and all(line["valid"] for line in lines)
+    prog = aes_thumb2.segment_program(KIND)
+    assert seen and seen[0] == (lines[0]["cycles"], maxlive(prog, EO.stored(KIND)))
+    assert lines[1]["cycles"] == EO.compiled(config, KIND, lines[1]["order"]).cycles
+    with pytest.raises(ConfigError, match="--cost"):
+        EO.check(config, KIND, 3, "peak")
+
+
 def test_write_orders_guard_sees_every_kernel_that_reads_the_aes_orders(monkeypatch):
     """--write-orders refuses an order that makes any reader slower: besides the AES kernels (a speed
     drop's ECB loop and its counter-mode ctr_pairs), the size objective's looped kernel, the FACE
