@@ -7,7 +7,8 @@ or in the harness (the segment's outputs), is live while X runs, whatever the or
 such set over all X bounds MAXLIVE (as gen/explore/cpsat.maxlive counts it) from below for every
 order, where CP-SAT's relaxation stops at 9 for the AES S-box.  Above the registers, each value of
 that set not in a register costs a spill store and a reload, or a recomputation (the allocator's
-``recompute``): the floor of the S-box's spill code.  `python -m gen.explore.pressure` prints it.
+``recompute``): the floor of the S-box's spill code.  `python -m gen.explore.pressure` prints it;
+the argument and its test: docs/internals/explorer.md.
 """
 from __future__ import annotations
 
