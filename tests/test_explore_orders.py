@@ -169,9 +169,16 @@ def test_cpsat_finds_the_least_register_pressure_order_and_it_is_a_candidate():
             done.add(g)
             rand.append(g)
         assert maxlive(prog, rand) >= live
+    # explore's candidate starts from the stored order (a hint) with the proven floor as a constraint
+    # (gen/explore/pressure.py): the same optimum, a bound never below the floor
+    from gen.explore.pressure import certain_live
+    floor = certain_live(prog).bound
+    hinted = maxlive_order(prog, 5, hint=EO.stored(KIND), floor=floor)
+    assert hinted[1] == live and hinted[2] >= floor and hinted[3] == "OPTIMAL"
+    assert maxlive(prog, hinted[0]) == live
     lines = EO.search(presets.preset(PRESET), KIND, 1, "segment", 0, 0, cpsat=5)
     assert [line["candidate"] for line in lines] == [EO.BASELINE, EO.CPSAT]
-    assert lines[1]["order"] == list(order) and lines[1]["maxlive"] == live and lines[1]["valid"]
+    assert lines[1]["order"] == list(hinted[0]) and lines[1]["maxlive"] == live and lines[1]["valid"]
     assert lines[1]["stored_maxlive"] == maxlive(prog, EO.stored(KIND))
 
 

@@ -341,7 +341,10 @@ def _score(config: Config, kind: str, iters: int, cost: str, cpsat: float | None
         order = stored(kind, fam)
     elif candidate == CPSAT:
         from gen.explore.cpsat import maxlive, maxlive_order
-        order, live, bound, status = maxlive_order(fam.segment_program(kind), cpsat)
+        from gen.explore.pressure import certain_live
+        prog = fam.segment_program(kind)
+        order, live, bound, status = maxlive_order(prog, cpsat, hint=stored(kind, fam),
+                                                   floor=certain_live(prog).bound)
         extra = {"maxlive": live, "maxlive_bound": bound, "status": status,
                  "stored_maxlive": maxlive(fam.segment_program(kind), stored(kind, fam))}
     else:
