@@ -169,10 +169,35 @@ def test_cpsat_finds_the_least_register_pressure_order_and_it_is_a_candidate():
             done.add(g)
             rand.append(g)
         assert maxlive(prog, rand) >= live
+    # explore's candidate starts from the stored order (a hint) with the proven floor as a constraint
+    # (gen/explore/pressure.py): the same optimum, a bound never below the floor
+    from gen.explore.pressure import certain_live
+    floor = certain_live(prog).bound
+    hinted = maxlive_order(prog, 5, hint=EO.stored(KIND), floor=floor)
+    assert hinted[1] == live and hinted[2] >= floor and hinted[3] == "OPTIMAL"
+    assert maxlive(prog, hinted[0]) == live
     lines = EO.search(presets.preset(PRESET), KIND, 1, "segment", 0, 0, cpsat=5)
     assert [line["candidate"] for line in lines] == [EO.BASELINE, EO.CPSAT]
-    assert lines[1]["order"] == list(order) and lines[1]["maxlive"] == live and lines[1]["valid"]
+    assert lines[1]["order"] == list(hinted[0]) and lines[1]["maxlive"] == live and lines[1]["valid"]
     assert lines[1]["stored_maxlive"] == maxlive(prog, EO.stored(KIND))
+
+
+def test_live_cost_searches_the_peak_and_the_kernel_cycles_together(monkeypatch):
+    """--cost live: a chain prices an order by the kernel's cycles plus the segment's live-value
+    peak above the registers; the log's cycles (what wins) stay the kernel's own."""
+    from gen.explore.cpsat import REGISTERS, maxlive
+    assert EO.live_cost(2400, REGISTERS + 3) == 2403 and EO.live_cost(2400, REGISTERS - 2) == 2400
+    seen = []
+    real = EO.live_cost
+    monkeypatch.setattr(EO, "live_cost", lambda c, live: seen.append((c, live)) or real(c, live))
+    config = presets.preset(PRESET)
+    lines = EO.search(config, KIND, 3, "live", 1, 0)
+    assert [line["candidate"] for line in lines] == [EO.BASELINE, 0] and all(line["valid"] for line in lines)
+    prog = aes_thumb2.segment_program(KIND)
+    assert seen and seen[0] == (lines[0]["cycles"], maxlive(prog, EO.stored(KIND)))
+    assert lines[1]["cycles"] == EO.compiled(config, KIND, lines[1]["order"]).cycles
+    with pytest.raises(ConfigError, match="--cost"):
+        EO.check(config, KIND, 3, "peak")
 
 
 def test_write_orders_guard_sees_every_kernel_that_reads_the_aes_orders(monkeypatch):

@@ -237,8 +237,9 @@ def parser() -> argparse.ArgumentParser:
                    "e.g. ark+sbox@bpc113, and fpu:ark+sbox@bpc113 with spill = \"fpu\"; size: loop:ark+sbox; "
                    "Rijndael-256: its first linear kind)")
     s.add_argument("--iters", type=int, default=200, help="--space orders: annealing steps per chain (default 200)")
-    s.add_argument("--cost", choices=("segment", "kernel"), default="segment",
-                   help="--space orders: a chain's cost, the segment's cycles alone or the whole kernel's")
+    s.add_argument("--cost", choices=("segment", "kernel", "live"), default="segment",
+                   help="--space orders: a chain's cost, the segment's cycles alone, the whole kernel's, or "
+                        "the whole kernel's plus the segment's live-value peak above the registers")
     s.add_argument("--cpsat", type=float, metavar="TIME",
                    help="--space orders: also the order of least register pressure by OR-Tools CP-SAT, within this "
                         "deterministic time (reproducible); --budget 0 for CP-SAT alone")

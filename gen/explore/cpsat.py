@@ -16,11 +16,14 @@ from gen.sched import listsched
 REGISTERS = len(t2.ALLOCATABLE)
 
 
-def maxlive_order(prog: Program, seconds: float = 20.0, seed: int = 0):
+def maxlive_order(prog: Program, seconds: float = 20.0, seed: int = 0, hint=None, floor: int = 0):
     """-> (order of the segment's ops (positions inside it, as the stored orders), MAXLIVE of it,
     the proven lower bound, "OPTIMAL" or "FEASIBLE"). ``seconds``: CP-SAT's deterministic time limit (one
     worker), so the same call gives the same order. ``prog`` is a segment harness (8 loads, the
-    ops, 8 stores: gen/kernels/aes/thumb2.segment_program). Deterministic for a seed and one worker."""
+    ops, 8 stores: gen/kernels/aes/thumb2.segment_program). Deterministic for a seed and one worker.
+    ``hint``: an order to start from (the stored one: CP-SAT then always has a solution);
+    ``floor``: a proven lower bound of MAXLIVE (gen/explore/pressure.certain_live), added as a
+    constraint so the solver need not find it."""
     from ortools.sat.python import cp_model
     n = len(prog.ops)
     m = n - 16
@@ -60,6 +63,10 @@ def maxlive_order(prog: Program, seconds: float = 20.0, seed: int = 0):
         intervals.append(md.NewIntervalVar(-1, md.NewIntVar(1, m + 1, "srk"), end, "rk"))
     cap = md.NewIntVar(1, len(intervals), "maxlive")
     md.AddCumulative(intervals, [1] * len(intervals), cap)
+    if floor:
+        md.Add(cap >= floor)
+    for k, g in enumerate(hint or ()):
+        md.AddHint(pos[8 + g], k)
     md.Minimize(cap)
     solver = cp_model.CpSolver()
     solver.parameters.max_deterministic_time = seconds   # reproducible, unlike wall time

@@ -6,8 +6,9 @@ The AES kernel evaluates each kind of segment ('ark+sbox', '-lin:e:v', ...) in a
 (gen/kernels/aes/thumb2.search_order) over one kind's topological orders, started from the stored
 order, seeded by the candidate number, run for ``iters`` steps; its cost (``--cost``) is either
 ``segment`` (the modelled cycles of the segment alone, allocated and post-scheduled like the
-kernel: order_cycles) or ``kernel`` (the whole kernel's modelled cycles with that order: the
-widest window, ~0.4 s a step). The chain's best order is then scored on the whole kernel and run
+kernel: order_cycles), ``kernel`` (the whole kernel's modelled cycles with that order: the
+widest window, ~0.4 s a step) or ``live`` (``kernel`` plus the segment's live-value peak above
+the registers, gen/explore/cpsat.maxlive: the peak and the cycles searched together). The chain's best order is then scored on the whole kernel and run
 in Unicorn (on the configuration's core) against the IR on random inputs: an order that computes
 anything else cannot win. The stored order is the baseline and wins ties, so a search never makes
 the kernel slower. Same seed, budget, iters and cost => same candidates, same log, same file.
@@ -36,7 +37,7 @@ from gen.kernels.thumb2_function import IN_AGAIN
 from gen.kernels.aes.breakdown import breakdown, describe
 from gen.explore.cpsat import REGISTERS
 
-COSTS = ("segment", "kernel")
+COSTS = ("segment", "kernel", "live")
 BASELINE = "stored"
 CPSAT = "cpsat"           # the candidate whose order CP-SAT finds (gen/explore/cpsat.py)
 
@@ -307,8 +308,19 @@ def chain(config: Config, kind: str, iters: int, cost: str, seed: int, first: in
     start, prog = stored(kind, fam), fam.segment_program(kind)
     if cost == "segment":
         return aes_thumb2.search_order(kind, iters, seed=seed, start=start, cost="cycles", prog=prog, first=first)
+    if cost == "live":
+        from gen.explore.cpsat import maxlive
+        return aes_thumb2.search_order(kind, iters, seed=seed, start=start, prog=prog, first=first,
+                                       cost=lambda _, order: live_cost(compiled(config, kind, order).cycles,
+                                                                       maxlive(prog, order)))
     return aes_thumb2.search_order(kind, iters, seed=seed, start=start, prog=prog, first=first,
                                    cost=lambda _, order: compiled(config, kind, order).cycles)
+
+
+def live_cost(cycles: int, live: int) -> int:
+    """``--cost live``: the kernel's cycles plus each value of the segment's live-value peak above the
+    registers (a value that must wait in memory there). The winner is still the fewest cycles."""
+    return cycles + max(0, live - REGISTERS)
 
 
 def score(config: Config, kind: str, iters: int, cost: str, cpsat: float | None, candidate,
@@ -329,7 +341,10 @@ def _score(config: Config, kind: str, iters: int, cost: str, cpsat: float | None
         order = stored(kind, fam)
     elif candidate == CPSAT:
         from gen.explore.cpsat import maxlive, maxlive_order
-        order, live, bound, status = maxlive_order(fam.segment_program(kind), cpsat)
+        from gen.explore.pressure import certain_live
+        prog = fam.segment_program(kind)
+        order, live, bound, status = maxlive_order(prog, cpsat, hint=stored(kind, fam),
+                                                   floor=certain_live(prog).bound)
         extra = {"maxlive": live, "maxlive_bound": bound, "status": status,
                  "stored_maxlive": maxlive(fam.segment_program(kind), stored(kind, fam))}
     else:

@@ -36,6 +36,7 @@ HISTORY = (
     'slicegen explore aes128gcm-m4-ffs --budget 2 --seed 11 --space orders --kind=-lin:0:1 --iters 1000 --cost kernel --write-orders  # -lin:0:1: 2447 -> 2447 cycles per aes128gcm-m4-ffs call, candidate stored',
     'slicegen explore aes128gcm-m4-ffs --budget 2 --seed 15 --space orders --kind=ark+sbox@bpc113 --iters 1500 --cost kernel --from-op 16 --write-orders  # ark+sbox@bpc113: 2447 -> 2442 cycles per aes128gcm-m4-ffs call, candidate 15',
     'slicegen explore aes128gcm-m4f-ffs --budget 2 --seed 21 --space orders --kind=fpu:ark+sbox@bpc113 --iters 1500 --cost kernel --write-orders  # fpu:ark+sbox@bpc113: 2308 -> 2307 cycles per aes128gcm-m4f-ffs call, candidate 21',
+    'slicegen explore aes128gcm-m4f-ffs --budget 1 --seed 34 --space orders --kind=fpu:ark+sbox@bpc113 --iters 250 --cost live --write-orders  # fpu:ark+sbox@bpc113: 2299 -> 2299 cycles per aes128gcm-m4f-ffs call, candidate stored',
 )
 
 CIRCUIT = 'bpc113'
