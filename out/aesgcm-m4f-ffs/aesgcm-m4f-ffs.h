@@ -31130,6 +31130,19 @@ static void aesgcm_m4f_ffs_xor_words(uint8_t *d, const uint8_t *a, const uint8_t
     for (; nwords; nwords--, d += 4, a += 4, b += 4) aesgcm_m4f_ffs_put32(d, aesgcm_m4f_ffs_get32(a) ^ aesgcm_m4f_ffs_get32(b));
 }
 
+/* A byte string's 4-byte words read and written little-endian (any alignment): compilers make
+ * each one (unaligned) LDR or STR on ARMv7-M, where get32/put32 cost a REV and a byte shuffle
+ * more. For copies and XORs of byte strings, where the order within a word does not matter. */
+static uint32_t aesgcm_m4f_ffs_ld32le(const uint8_t *b)
+{
+    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+}
+
+static void aesgcm_m4f_ffs_st32le(uint8_t *b, uint32_t w)
+{
+    b[0] = (uint8_t)w; b[1] = (uint8_t)(w >> 8); b[2] = (uint8_t)(w >> 16); b[3] = (uint8_t)(w >> 24);
+}
+
 /* GHASH's length block: [a]64 || [c]64, big-endian bit counts. */
 static void aesgcm_m4f_ffs_len_block(uint8_t blk[16], uint64_t a, uint64_t c)
 {
@@ -31413,18 +31426,6 @@ static int aesgcm_m4f_ffs_args_ok(const aesgcm_m4f_ffs_ctx *ctx, const uint8_t *
         && aesgcm_m4f_ffs_len_ok((uint64_t)len) && aesgcm_m4f_ffs_len61_ok((uint64_t)ivlen) && aesgcm_m4f_ffs_len61_ok((uint64_t)aadlen);
 }
 
-/* One-shot encrypt with a 96-bit IV, without the stream: J0 = IV || 1 is public, so the pairs
- * start at counter 2 and all whole pairs go to one ctr_pairs call, then one GHASH call over their
- * ciphertext (issue 34: a 64-byte message pays no stream bookkeeping); E(J0) comes from one two-block call whose second block serves a
- * message of up to 16 bytes (else it is dropped); a tail of under 32 bytes takes one more call.
- * The same arithmetic as start/aad/update/finish, with less bookkeeping. Lengths decide every
- * branch. */
-static void aesgcm_m4f_ffs_wipe4(uint32_t *p)              /* four words: volatile stores, no call */
-{
-    volatile uint32_t *v = p;
-    v[0] = 0u; v[1] = 0u; v[2] = 0u; v[3] = 0u;
-}
-
 static uint64_t aesgcm_m4f_ffs_bswap64(uint64_t x)         /* shifts and masks: compilers make it one REV */
 {
     x = ((x & UINT64_C(0x00FF00FF00FF00FF)) << 8) | ((x >> 8) & UINT64_C(0x00FF00FF00FF00FF));
@@ -31432,56 +31433,87 @@ static uint64_t aesgcm_m4f_ffs_bswap64(uint64_t x)         /* shifts and masks: 
     return (x << 32) | (x >> 32);
 }
 
-static void aesgcm_m4f_ffs_encrypt96(const aesgcm_m4f_ffs_ctx *ctx, const uint8_t *iv, const uint8_t *aad, size_t aadlen,
-                             const uint8_t *in, size_t len, uint8_t *out, uint8_t full[16])
+/* One-shot encrypt with a 96-bit IV, without the stream (issue 34): J0 = IV || 1 is public, so
+ * E(J0) and E(J0 + 1) come from one aes_encrypt2 pair (the second block serves a message of up to
+ * 16 bytes, else it is dropped), all whole pairs of the message from counter 2 go to one
+ * ctr_pairs call, a tail of under 32 bytes takes one more pair, and GHASH runs once over the whole
+ * pairs' ciphertext. Byte strings move as little-endian words (one LDR/STR each); the tag is
+ * written straight from y ^ E(J0); the secrets (E(J0), E(J0 + 1), the tail's pair, y) sit in one
+ * word array of which only the words written are wiped, by volatile stores (wipe4), not a call.
+ * The same arithmetic as start/aad/update/finish. Lengths decide every branch. */
+static void aesgcm_m4f_ffs_wipe4(uint32_t *p)              /* four words: volatile stores, no call */
 {
-    uint8_t cb[32], blk[16];
-    uint32_t secw[20];          /* E(J0) and E(J0 + 1), the tail's pair, y: one wipe (20 words) at the end */
-    uint8_t *sec = (uint8_t *)secw;
-    uint8_t *y = sec + 64;
+    volatile uint32_t *v = p;
+    v[0] = 0u; v[1] = 0u; v[2] = 0u; v[3] = 0u;
+}
+
+static void aesgcm_m4f_ffs_encrypt96(const aesgcm_m4f_ffs_ctx *ctx, const uint8_t *iv, const uint8_t *aad, size_t aadlen,
+                             const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag, size_t taglen)
+{
+    uint32_t cb[8], secw[20], blk[4], w0, w1, w2, w3;
+    uint8_t *sec = (uint8_t *)secw, *y = sec + 64, *cbb = (uint8_t *)cb;
     uint64_t lb[2];
-    size_t pairs = len / 32u, done = len & ~(size_t)31, rest = len & 31u, i;
-    aesgcm_m4f_ffs_copy_words(cb, iv, 3);
-    aesgcm_m4f_ffs_copy_words(cb + 16, iv, 3);
-    aesgcm_m4f_ffs_put32(cb + 12, 1u);
-    aesgcm_m4f_ffs_put32(cb + 28, 2u);
-    aesgcm_m4f_ffs_aes_encrypt2(ctx->rk, sec, cb);  /* E(J0); E(J0 + 1) serves a message of 16 bytes at most */
+    size_t pairs = len / 32u, done = len & ~(size_t)31, rest = len & 31u, o = 16u, i;
+    w0 = aesgcm_m4f_ffs_ld32le(iv);
+    w1 = aesgcm_m4f_ffs_ld32le(iv + 4);
+    w2 = aesgcm_m4f_ffs_ld32le(iv + 8);
+    cb[0] = w0; cb[1] = w1; cb[2] = w2;
+    cb[4] = w0; cb[5] = w1; cb[6] = w2;
+    aesgcm_m4f_ffs_put32(cbb + 12, 1u);
+    aesgcm_m4f_ffs_put32(cbb + 28, 2u);
+    aesgcm_m4f_ffs_aes_encrypt2(ctx->rk, sec, cbb);    /* E(J0); E(J0 + 1) serves a message of 16 bytes at most */
     secw[16] = 0u; secw[17] = 0u; secw[18] = 0u; secw[19] = 0u;      /* y = 0 */
     if (aadlen >= 16u) aesgcm_m4f_ffs_ghash_blocks(ctx->hk, y, aad, aadlen / 16u);
     if (aadlen & 15u) {
-        aesgcm_m4f_ffs_zero(blk, 16);
-        aesgcm_m4f_ffs_copy(blk, aad + (aadlen & ~(size_t)15), aadlen & 15u);
-        aesgcm_m4f_ffs_ghash_blocks(ctx->hk, y, blk, 1);
+        blk[0] = 0u; blk[1] = 0u; blk[2] = 0u; blk[3] = 0u;
+        aesgcm_m4f_ffs_copy((uint8_t *)blk, aad + (aadlen & ~(size_t)15), aadlen & 15u);
+        aesgcm_m4f_ffs_ghash_blocks(ctx->hk, y, (const uint8_t *)blk, 1);
     }
-    aesgcm_m4f_ffs_put32(cb + 12, 2u);
-    aesgcm_m4f_ffs_put32(cb + 28, 3u);
-    if (pairs) {                                     /* leaves cb at the next two counters */
-        aesgcm_m4f_ffs_ctr_pairs(ctx->rk, out, cb, in, pairs);
-        aesgcm_m4f_ffs_ghash_blocks(ctx->hk, y, out, 2u * pairs);
-    }
+    aesgcm_m4f_ffs_put32(cbb + 12, 2u);
+    aesgcm_m4f_ffs_put32(cbb + 28, 3u);
+    if (pairs)                                       /* leaves cb at the next two counters */
+        aesgcm_m4f_ffs_ctr_pairs(ctx->rk, out, cbb, in, pairs);
     if (rest) {                 /* under 32 bytes: one more pair of blocks, unless E(J0 + 1) will do */
-        size_t o = 16u;
         if (pairs || rest > 16u) {
-            aesgcm_m4f_ffs_aes_encrypt2(ctx->rk, sec + 32, cb);
+            aesgcm_m4f_ffs_aes_encrypt2(ctx->rk, sec + 32, cbb);
             o = 32u;
         }
-        for (i = 0; i + 4u <= rest; i += 4u)  /* as xor_words: a third caller would stop gcc inlining it into update */
-            aesgcm_m4f_ffs_put32(out + done + i, aesgcm_m4f_ffs_get32(in + done + i) ^ aesgcm_m4f_ffs_get32(sec + o + i));
-        for (i = rest & ~(size_t)3; i < rest; i++) out[done + i] = (uint8_t)(in[done + i] ^ sec[o + i]);
-        if (rest >= 16u) aesgcm_m4f_ffs_ghash_blocks(ctx->hk, y, out + done, 1);
-        if (rest & 15u) {
-            aesgcm_m4f_ffs_zero(blk, 16);
-            aesgcm_m4f_ffs_copy(blk, out + done + (rest & 16u), rest & 15u);
-            aesgcm_m4f_ffs_ghash_blocks(ctx->hk, y, blk, 1);
-        }
+        for (i = 0; i + 4u <= rest; i += 4u)
+            aesgcm_m4f_ffs_st32le(out + done + i, aesgcm_m4f_ffs_ld32le(in + done + i) ^ aesgcm_m4f_ffs_ld32le(sec + o + i));
+        for (; i < rest; i++) out[done + i] = (uint8_t)(in[done + i] ^ sec[o + i]);
     }
-    /* the length block, big-endian (the drop is little-endian only: its #error); not len_block,
-     * whose byte-wise put32 stores llvm-mca costs 72 cycles more on a 16-byte message (A72) */
+    if (len >= 16u)             /* every whole block of ciphertext in one call */
+        aesgcm_m4f_ffs_ghash_blocks(ctx->hk, y, out, len / 16u);
+    if (rest & 15u) {
+        blk[0] = 0u; blk[1] = 0u; blk[2] = 0u; blk[3] = 0u;
+        aesgcm_m4f_ffs_copy((uint8_t *)blk, out + (len & ~(size_t)15), rest & 15u);
+        aesgcm_m4f_ffs_ghash_blocks(ctx->hk, y, (const uint8_t *)blk, 1);
+    }
+    /* the length block, big-endian (the drop is little-endian only: its #error) */
     lb[0] = aesgcm_m4f_ffs_bswap64((uint64_t)aadlen * 8u);
     lb[1] = aesgcm_m4f_ffs_bswap64((uint64_t)len * 8u);
     aesgcm_m4f_ffs_ghash_blocks(ctx->hk, y, (const uint8_t *)lb, 1);
-    for (i = 0; i < 16u; i += 4u) aesgcm_m4f_ffs_put32(full + i, aesgcm_m4f_ffs_get32(y + i) ^ aesgcm_m4f_ffs_get32(sec + i));   /* y ^ E(J0) */
-    aesgcm_m4f_ffs_zero32(secw, 20);
+    if (taglen == 16u) {        /* tag = y ^ E(J0): the usual full tag written out, loads first */
+        w0 = aesgcm_m4f_ffs_ld32le(y) ^ secw[0];
+        w1 = aesgcm_m4f_ffs_ld32le(y + 4) ^ secw[1];
+        w2 = aesgcm_m4f_ffs_ld32le(y + 8) ^ secw[2];
+        w3 = aesgcm_m4f_ffs_ld32le(y + 12) ^ secw[3];
+        aesgcm_m4f_ffs_st32le(tag, w0);
+        aesgcm_m4f_ffs_st32le(tag + 4, w1);
+        aesgcm_m4f_ffs_st32le(tag + 8, w2);
+        aesgcm_m4f_ffs_st32le(tag + 12, w3);
+    } else {                    /* as many bytes as asked */
+        for (i = 0; i + 4u <= taglen; i += 4u)
+            aesgcm_m4f_ffs_st32le(tag + i, aesgcm_m4f_ffs_ld32le(y + i) ^ aesgcm_m4f_ffs_ld32le(sec + i));
+        for (; i < taglen; i++) tag[i] = (uint8_t)(y[i] ^ sec[i]);
+    }
+    aesgcm_m4f_ffs_wipe4(secw);
+    aesgcm_m4f_ffs_wipe4(secw + 4);
+    aesgcm_m4f_ffs_wipe4(secw + 16);
+    if (o == 32u) {                                  /* the tail's pair was written */
+        aesgcm_m4f_ffs_wipe4(secw + 8);
+        aesgcm_m4f_ffs_wipe4(secw + 12);
+    }
 }
 
 int aesgcm_m4f_ffs_encrypt(const aesgcm_m4f_ffs_ctx *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *aad, size_t aadlen,
@@ -31490,12 +31522,7 @@ int aesgcm_m4f_ffs_encrypt(const aesgcm_m4f_ffs_ctx *ctx, const uint8_t *iv, siz
     aesgcm_m4f_ffs_stream s;
     if (!aesgcm_m4f_ffs_args_ok(ctx, iv, ivlen, aad, aadlen, in, len, out, tag, taglen)) return AESGCM_M4F_FFS_EARG;
     if (ivlen == 12) {                                /* public: the lean path */
-        uint32_t fullw[4];
-        uint8_t *full = (uint8_t *)fullw;
-        aesgcm_m4f_ffs_encrypt96(ctx, iv, aad, aadlen, in, len, out, full);
-        aesgcm_m4f_ffs_copy_words(tag, full, taglen / 4u);
-        aesgcm_m4f_ffs_copy(tag + (taglen & ~(size_t)3), full + (taglen & ~(size_t)3), taglen & 3u);
-        aesgcm_m4f_ffs_wipe4(fullw);
+        aesgcm_m4f_ffs_encrypt96(ctx, iv, aad, aadlen, in, len, out, tag, taglen);
         return 0;
     }
     aesgcm_m4f_ffs_start(&s, ctx, iv, ivlen, 0);
