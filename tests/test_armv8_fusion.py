@@ -118,9 +118,11 @@ def test_shipped_armv8_manifests_give_every_figure_twice():
                 a, b = met[key][core], fused[key][core]
                 # per message size: fused may cost one cycle more on a short call, llvm-mca's greedy
                 # issue of a few hundred instructions can shift by one when AESMCs go (seen: the
-                # -1pass drop's 16-byte decrypt on the V1, 327 -> 328 cycles)
+                # -1pass drop's 16-byte decrypt on the V1, 327 -> 328 cycles; the -a55 drop's GMAC over
+                # 4 KiB on the N1, 1546 -> 1548: a per-byte figure, rounded to 3 decimals, may then
+                # move up by one step)
                 for n, x, y in ([(int(k), a[k], b[k]) for k in a] if isinstance(a, dict) else [(0, a, b)]):
-                    assert y <= x + (1.01 / n if n else 0), (path, key, core)
+                    assert y <= x + (1.01 / n if n else 0.0011), (path, key, core)
         if "cortex-a72" in cores:
             for key in ("ecb_cycles_per_byte_by_core", "ctr_cycles_per_byte_by_core", "gcm_kernel_cycles_per_byte_by_core"):
                 assert fused[key]["cortex-a72"] < 0.75 * met[key]["cortex-a72"], (path, key)
