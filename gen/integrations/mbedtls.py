@@ -10,20 +10,14 @@ Rendering only: the drops are validated by `slicegen build`, the adapter by `mak
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
-from gen.config import Config, load_toml
-from gen.drop import render as drop_render
+from gen.config import Config
 from gen.errors import ConfigError
-from gen.presets import preset
+from gen.integrations.common import cli, drop_headers, write_files
 from gen.templating import render
 from gen.version import GENERATOR_VERSION
-
-
-def _config(arg: str) -> Config:
-    return load_toml(arg) if arg.endswith(".toml") else preset(arg)
 
 
 def drops_of(configs: list[Config]) -> list[dict]:
@@ -59,26 +53,17 @@ def adapter(configs: list[Config], command: str) -> dict[str, str]:
 
 
 def write(configs: list[Config], out: Path, command: str) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    files = {f"{c.name}.h": drop_render.header(c, f"slicegen build {c.name}")[0] for c in configs}
+    files = drop_headers(configs)
     files.update(adapter(configs, command))
-    for name, text in files.items():
-        (out / name).write_text(text)
-    return [out / n for n in files]
+    return write_files(out, files)
+
+
+PROG = "python -m gen.integrations.mbedtls"
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m gen.integrations.mbedtls", description=__doc__.split("\n\n")[0])
-    ap.add_argument("configs", nargs="+", metavar="PRESET|FILE.toml")
-    ap.add_argument("-o", "--out", required=True, type=Path)
-    a = ap.parse_args(argv)
-    try:
-        configs = [_config(x) for x in a.configs]
-        write(configs, a.out, "python -m gen.integrations.mbedtls " + " ".join(a.configs))
-    except ConfigError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    return 0
+    return cli(PROG, __doc__, lambda configs, out, a: write(configs, out, PROG + " " + " ".join(a.configs)),
+               argv=argv)
 
 
 if __name__ == "__main__":

@@ -11,15 +11,14 @@ build`, the driver inside Mbed TLS 3.6 by `make mbedtls-check` (emu/checks/psa_d
 """
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from pathlib import Path
 
 from gen.config import Config
-from gen.drop import render as drop_render
 from gen.errors import ConfigError
-from gen.integrations.mbedtls import _config, drops_of
+from gen.integrations.common import cli, drop_headers, write_files
+from gen.integrations.mbedtls import drops_of
 from gen.templating import render
 from gen.version import GENERATOR_VERSION
 
@@ -41,28 +40,25 @@ def driver_files(configs: list[Config], command: str, driver: str = DEFAULT_DRIV
 
 def write(configs: list[Config], out: Path, command: str, driver: str = DEFAULT_DRIVER) -> list[Path]:
     files = driver_files(configs, command, driver)
-    files.update({f"{c.name}.h": drop_render.header(c, f"slicegen build {c.name}")[0] for c in configs})
-    out.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        (out / name).write_text(text)
-    return [out / n for n in files]
+    files.update(drop_headers(configs))
+    return write_files(out, files)
+
+
+PROG = "python -m gen.integrations.psa_driver"
+
+
+def _options(ap) -> None:
+    ap.add_argument("--driver", default=DEFAULT_DRIVER, metavar="NAME",
+                    help=f"the entry points' prefix: NAME_psa_aead_encrypt (default {DEFAULT_DRIVER})")
+
+
+def _run(configs: list[Config], out: Path, a) -> None:
+    command = PROG + " " + " ".join(a.configs) + (f" --driver {a.driver}" if a.driver != DEFAULT_DRIVER else "")
+    write(configs, out, command, a.driver)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m gen.integrations.psa_driver", description=__doc__.split("\n\n")[0])
-    ap.add_argument("configs", nargs="+", metavar="PRESET|FILE.toml")
-    ap.add_argument("-o", "--out", required=True, type=Path)
-    ap.add_argument("--driver", default=DEFAULT_DRIVER, metavar="NAME",
-                    help=f"the entry points' prefix: NAME_psa_aead_encrypt (default {DEFAULT_DRIVER})")
-    a = ap.parse_args(argv)
-    command = "python -m gen.integrations.psa_driver " + " ".join(a.configs) + (
-        f" --driver {a.driver}" if a.driver != DEFAULT_DRIVER else "")
-    try:
-        write([_config(x) for x in a.configs], a.out, command, a.driver)
-    except ConfigError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    return 0
+    return cli(PROG, __doc__, _run, _options, argv)
 
 
 if __name__ == "__main__":
