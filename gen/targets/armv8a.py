@@ -8,13 +8,13 @@ the counter mode and GHASH, or `auto` (the default: the one llvm-mca costs cheap
 three-way XOR (then the drop needs a core with it: -march=...+sha3), `core` generic (the kernels
 as written, for out-of-order cores) or cortex-a55 (the kernels whose loops llvm-mca costs cheaper
 on the in-order A55 list-scheduled for it, inorder.py), `decrypt` verify-first (the default: hash,
-check the tag, then counter mode) or single-pass (stitched_dec.py: one pass, the output zeroed on
-a bad tag).
+check the tag, then counter mode) or single-pass (one pass, the output zeroed on a bad tag:
+open96.py's whole call with a 96-bit IV, stitched_dec.py's loop for streams and other IVs).
 """
 from __future__ import annotations
 
 from gen.config import Config
-from gen.kernels.armv8 import aes, choose, ctr, ctr_table, ghash, seal, stitched, stitched_dec, wipe
+from gen.kernels.armv8 import aes, choose, ctr, ctr_table, ghash, open96, seal, stitched, stitched_dec, wipe
 from gen.targets.common import GhashPart, KernelSet
 
 
@@ -64,6 +64,8 @@ def kernels(config: Config) -> KernelSet:
     if single_pass:
         sections.append(stitched_dec.ctr_ghash_dec_pairs(p, keybits, unroll, config.mul, spread, eor3,
                                                          sched=on("ctr_ghash_pairs")))   # the same loop step
+        sections.append(open96.gcm96_open(p, keybits, unroll, config.mul, spread, eor3,   # 96-bit IVs, one call
+                                          sched=on("ctr_ghash_pairs")))
     figures.update(ghash_spread=spread,
                    steady_state_cycles_per_byte=choose.kernel_figures(keybits, unroll, config.mul, spread, eor3,
                                                                       sched=sched, core=core),

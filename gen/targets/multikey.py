@@ -76,12 +76,14 @@ CYCLE_THRESHOLDS = {"FACE_MIN_GROUP", "FACE_MIN_RUN", "FACE_SHORT_MAX", "FACE_SH
 def _without_seal(inner: str, ks: KernelSet) -> tuple[str, KernelSet]:
     """ARMv8-A's whole-call kernel gcm96_seal takes the ctx (it finds hk and ctr_tab at a
     single-key ctx's offsets), not round keys, so a multi-key drop cannot dispatch it: the drop
-    keeps the lean 96-bit path over ctr_ghash_pairs that the single-key drops had before it."""
+    keeps the lean 96-bit path over ctr_ghash_pairs that the single-key drops had before it (and
+    with `decrypt = "single-pass"` the one over ctr_ghash_dec_pairs instead of gcm96_open)."""
     if not ks.seal96:
         return inner, ks
-    sections = [t for t in ks.sections if f"{inner}_gcm96_seal(" not in t]
-    if len(sections) != len(ks.sections) - 1:
-        raise ValueError(f"{inner}: expected one gcm96_seal section")
+    whole = (f"{inner}_gcm96_seal(", f"{inner}_gcm96_open(")
+    sections = [t for t in ks.sections if not any(w in t for w in whole)]
+    if len(sections) != len(ks.sections) - 1 - ks.ctr_ghash_dec:
+        raise ValueError(f"{inner}: expected one gcm96_seal section (and one gcm96_open with single-pass)")
     return inner, dataclasses.replace(ks, sections=sections, seal96=())
 
 

@@ -107,18 +107,55 @@ def _byte_copy(dst: str, src: str, count: str, label: int) -> list[str]:
             f"cmp x9, {count}", f"b.lo {label}b", f"{label + 200}:"]
 
 
-def _tail(nr: int, spread: str, eor3: bool) -> list[str]:
+def _tail(nr: int, spread: str, eor3: bool, decrypt: bool = False) -> list[str]:
     """x15 = len % 32 (> 0) bytes at x3 -> out at x1: staged zero-padded at sp, one plain pair
-    (counters w12, w12 + 1), masked to x15 bytes (left in v0, v1 and at sp), copied out."""
+    (counters w12, w12 + 1), copied out. Encrypt: the pair overwrites the staged input and is
+    masked to x15 bytes (the ciphertext hashed next, left in v0, v1 and at sp). `decrypt`: the
+    staged ciphertext stays at sp to be hashed; the plaintext pair goes to sp + 64 (open96.py)."""
     out = ["stp xzr, xzr, [sp]", "stp xzr, xzr, [sp, #16]", "mov x11, x1"]
-    out += _byte_copy("sp", "x3", "x15", 41) + ["mov x3, sp", "mov x1, sp"]
+    out += _byte_copy("sp", "x3", "x15", 41) + ["mov x3, sp", f"add x1, sp, #{H9}" if decrypt else "mov x1, sp"]
     out += stitched.aes_group(2, nr, [], spread, eor3)
+    if decrypt:
+        return out + [f"add x13, sp, #{H9}"] + _byte_copy("x11", "x13", "x15", 42)
     out += ["mov x9, #0x0100", "movk x9, #0x0302, lsl #16", "movk x9, #0x0504, lsl #32",
             "movk x9, #0x0706, lsl #48", "mov x10, #0x0808080808080808", "add x10, x9, x10",
             "fmov d2, x9", "mov v2.d[1], x10", "movi v3.16b, #16", "add v3.16b, v2.16b, v3.16b",
             "dup v4.16b, w15", "cmhi v2.16b, v4.16b, v2.16b", "cmhi v3.16b, v4.16b, v3.16b",
             "and v0.16b, v0.16b, v2.16b", "and v1.16b, v1.16b, v3.16b", "stp q0, q1, [sp]"]
     return out + _byte_copy("x11", "sp", "x15", 42)
+
+
+def entry(keybits: int) -> list[str]:
+    """From the call to the first pair: round keys in v16.., then the registers as the stitched
+    loop has them: x5 hk, x6 y (the frame's zero y without AAD), x7 tab; x16 aadlen, x17 tag,
+    x0 taglen; the IV's words REV32-ed in v31, w12 = 2, x2 = len, x15 = len % 32, x4 pairs."""
+    hk, tab = ctx_offsets(keybits)
+    body = aes.load_round_keys(aes.rounds_of(keybits), "x0")          # the ctx starts with rk
+    body += ["mov x16, x6", "mov x17, x7", "mov x6, x5", f"add x5, x0, #{hk}",
+             f"add x7, x0, #{tab}", f"ldr x0, [sp, #{FRAME + 64}]",
+             f"cbnz x6, 1f", f"stp xzr, xzr, [sp, #{Y0}]", f"add x6, sp, #{Y0}", "1:",    # no AAD: y = 0
+             "ldr x9, [x2]", "ldr w10, [x2, #8]", f"fmov d31, x9", "mov v31.s[2], w10",
+             f"rev32 {stitched.VCTR}.16b, {stitched.VCTR}.16b", "mov w12, #2", "mov x2, x4", "and x15, x4, #31",
+             "lsr x4, x4, #5"]
+    return body
+
+
+def length_hash(method: str, eor3: bool) -> list[str]:
+    """(label 40) The length block after the tail's x15 bytes of ciphertext (zero-padded at sp,
+    none without a tail), the 1 to 3 blocks hashed into y, the full tag E(J0) ^ y left in v0."""
+    hi = stitched.G["hi"]
+    body = ["lsl x9, x16, #3", "rev x9, x9", "lsl x10, x2, #3", "rev x10, x10", "add x11, x15, #15",
+            "lsr x11, x11, #4", "add x8, sp, x11, lsl #4", "stp x9, x10, [x8]", "mov x8, sp",
+            "cmp x11, #1", "b.eq 44f", "b.hi 45f"]
+    for label, n in ((43, 1), (44, 2), (45, 3)):
+        body += [f"{label}:"] if label != 43 else []
+        body += stitched.ghash_group(n, method, eor3) + ["b 46f"]
+    return body + ["46:", f"rev64 {hi}.16b, {hi}.16b", f"ldr q0, [sp, #{EJ0}]", f"eor v0.16b, v0.16b, {hi}.16b"]
+
+
+def wipe_frame() -> list[str]:
+    """The kernel's frame and y, zeroed before the return."""
+    return [f"stp xzr, xzr, [sp, #{o}]" for o in range(0, FRAME, 16)] + ["stp xzr, xzr, [x6]"]
 
 
 def ctx_offsets(keybits: int) -> tuple[int, int]:
@@ -132,15 +169,7 @@ def gcm96_seal(prefix: str, keybits: int, unroll: int = 8, method: str = "karats
                spread: str = "even", eor3: bool = False, sched: str = "") -> str:
     nr = aes.rounds_of(keybits)
     hi = stitched.G["hi"]
-    hk, tab = ctx_offsets(keybits)
-    body = aes.load_round_keys(nr, "x0")          # the ctx starts with rk
-    # the registers as the stitched loop has them: x5 hk, x6 y, x7 tab; x16 aadlen, x17 tag, x0 taglen
-    body += ["mov x16, x6", "mov x17, x7", "mov x6, x5", f"add x5, x0, #{hk}",
-             f"add x7, x0, #{tab}", f"ldr x0, [sp, #{FRAME + 64}]",
-             f"cbnz x6, 1f", f"stp xzr, xzr, [sp, #{Y0}]", f"add x6, sp, #{Y0}", "1:",    # no AAD: y = 0
-             "ldr x9, [x2]", "ldr w10, [x2, #8]", f"fmov d31, x9", "mov v31.s[2], w10",
-             f"rev32 {stitched.VCTR}.16b, {stitched.VCTR}.16b", "mov w12, #2", "mov x2, x4", "and x15, x4, #31",
-             "lsr x4, x4, #5"]
+    body = entry(keybits)
     fold = method == "karatsuba"
     body += ["mov x8, x1"] + stitched.RUN_INIT
     body += stitched.pairs_loop(nr, unroll, method, spread, eor3, tuple(_first_work(nr, method, eor3, fold)),
@@ -149,18 +178,11 @@ def gcm96_seal(prefix: str, keybits: int, unroll: int = 8, method: str = "karats
     body += ["5:", "cbnz x15, 39f"] + (["cbnz x2, 50f"] if fold else []) + ["b 40f", "39:"]
     body += _tail(nr, spread, eor3) + ["40:"]
     # the length block after the tail's blocks (at sp + 16 ceil(rest / 16)), then 1 to 3 blocks hashed
-    body += ["lsl x9, x16, #3", "rev x9, x9", "lsl x10, x2, #3", "rev x10, x10", "add x11, x15, #15",
-             "lsr x11, x11, #4", "add x8, sp, x11, lsl #4", "stp x9, x10, [x8]", "mov x8, sp",
-             "cmp x11, #1", "b.eq 44f", "b.hi 45f"]
-    for label, n in ((43, 1), (44, 2), (45, 3)):
-        body += [f"{label}:"] if label != 43 else []
-        body += stitched.ghash_group(n, method, eor3) + ["b 46f"]
-    body += ["46:", f"rev64 {hi}.16b, {hi}.16b", f"ldr q0, [sp, #{EJ0}]", f"eor v0.16b, v0.16b, {hi}.16b", "b 51f"]
+    body += length_hash(method, eor3) + ["b 51f"]
     body += ["50:", f"rev64 v0.16b, {hi}.16b"] if fold else []          # folded: E(J0) is in y already
     body += ["51:", "cmp x0, #16", "b.ne 47f", "str q0, [x17]", "b 48f", "47:", "str q0, [sp]"]
     body += _byte_copy("x17", "sp", "x0", 49)
-    body += ["48:"] + [f"stp xzr, xzr, [sp, #{o}]" for o in range(0, FRAME, 16)]
-    body += ["stp xzr, xzr, [x6]", "mov w0, #0"]
+    body += ["48:"] + wipe_frame() + ["mov w0, #0"]
     name = f"{prefix}_gcm96_seal"
     return function(f"int {name}(const void *ctx, uint8_t *out, const uint8_t *iv, const uint8_t *in, size_t len, "
                     f"uint8_t *y, uint64_t aadlen, uint8_t *tag, size_t taglen)", name, body,
