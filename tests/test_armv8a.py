@@ -58,14 +58,22 @@ def _twist(h: int) -> int:
 
 
 def _reduce_like_the_kernel(lo: int, hi: int, mid: int) -> int:
-    """ghash.reduce step by step on integers (lanes: low 64 bits first)."""
-    lo ^= (mid & M64) << 64
-    hi ^= mid >> 64
+    """ghash.reduce step by step on integers (lanes: low 64 bits first; mid is the middle term,
+    Karatsuba's correction already applied)."""
+    def lanes(x):
+        return x & M64, x >> 64
+
+    def join(d0, d1):
+        return d0 | (d1 << 64)
+    t = join(lanes(lo)[1], lanes(hi)[0])                        # ext t, lo, hi, #8
+    mid ^= t                                                    # (L1, L2)
     C = 0xC2 << 56
-    t = clmul(lo & M64, C)
-    lo = ((lo >> 64) | ((lo & M64) << 64)) ^ t                  # ext #8, eor
-    t = clmul(lo & M64, C)
-    lo = (lo >> 64) | ((lo & M64) << 64)
+    t = clmul(lanes(lo)[0], C)                                  # fold L0
+    hi = join(lanes(mid)[1], lanes(hi)[1])                      # trn2: (L2, L3)
+    mid = join(lanes(mid)[0], lanes(lo)[0])                     # trn1: (L1, L0)
+    lo = mid ^ t
+    t = join(lanes(lo)[1], lanes(lo)[0])                        # ext t, lo, lo, #8
+    lo = clmul(lanes(lo)[0], C)
     return hi ^ t ^ lo
 
 
