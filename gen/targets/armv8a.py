@@ -46,7 +46,7 @@ def kernels(config: Config) -> KernelSet:
         unroll, costs = choose.choose_unroll(keybits, config.mul, eor3)
         figures["unroll_chosen"] = {"unroll": unroll, "loop_cycles_per_byte_summed": costs}
     spread = choose.choose_spread(keybits, unroll, config.mul, eor3)            # llvm-mca's choice
-    form = choose.choose_ghash_form(keybits, unroll, config.mul, spread, eor3)  # llvm-mca's choice
+    form = choose.choose_ghash_form(keybits, unroll, config.mul, spread, eor3, config.core)  # llvm-mca's choice
     figures["ghash_form"] = {"pairs": sorted(form[0]), "hoisted_constant": form[1]}
     sched, core = {}, ""
     if config.core != "generic":                # an in-order core: the loops llvm-mca costs cheaper scheduled

@@ -100,7 +100,7 @@ def choose_ghash_form(keybits: int, unroll: int, method: str, spread: str, eor3:
     taking any of them), ties to the cheaper fused sum, then to the earlier in _forms. On the
     Cortex-A72 and Neoverse N1 the AES/PMULL pipe is the bound, and where the other vector
     instructions land on it is the model's greedy choice: some pairs cost a cycle a step there."""
-    if method != "karatsuba":
+    if method != "karatsuba" or core == "cortex-a55":
         return stitched.PLAIN
     cores = choice_cores(eor3, core)
     nr = aes.rounds_of(keybits)
