@@ -61,8 +61,8 @@ def reduce(method: str, R: dict | None = None, eor3: bool = False) -> list[str]:
     (L1, L2) with one EXT of lo:hi (no zero register), TRN2 and TRN1 put hi = (L2, L3) and mid = (L1, L0)
     (OpenSSL's two INS: 2 uops and 8 cycles each on the Cortex-A72 model),
     then the two folds by 0xC2 << 56 (the form of OpenSSL's ghashv8-armx reduction, Gueron &
-    Kounavis' two-phase reduction): 12 vector instructions, 11 with EOR3 (the EXT-and-zero form
-    took 14 and a zero register)."""
+    Kounavis' two-phase reduction): 13 vector instructions, 11 with EOR3 (the EXT-and-zero form
+    took 14 and 12, and a zero register)."""
     R = R or REGS[method]
     lo, hi, mid, C, Y, t = R["lo"], R["hi"], R["mid"], R["C"], R["Y"], R["t"][0]
     out = [f"ext {t}.16b, {lo}.16b, {hi}.16b, #8"]                         # (lo.hi, hi.lo)
