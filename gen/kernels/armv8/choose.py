@@ -106,15 +106,22 @@ def choose_ghash_form(keybits: int, unroll: int, method: str, spread: str, eor3:
     nr = aes.rounds_of(keybits)
     plain = stitched_body(keybits, unroll, method, spread, eor3)
     limit = {(c, f): loop_cycles(plain, c, f) for c in cores for f in (False, True)}
-    best, key = stitched.PLAIN, None
-    for form in _forms(unroll, stitched.hoist_c(nr) is not None):
-        body = stitched_body(keybits, unroll, method, spread, eor3, form=form)
-        costs = {(c, f): loop_cycles(body, c, f) for c, f in limit}
-        if all(costs[k] <= limit[k] for k in limit):
-            k = (vector_ops(body), sum(costs[c, CHOICE_FUSED] for c in cores))
-            if key is None or k < key:
-                best, key = form, k
-    return best
+    bodies = {form: stitched_body(keybits, unroll, method, spread, eor3, form=form)
+              for form in _forms(unroll, stitched.hoist_c(nr) is not None)}
+    # fewest vector instructions first: the first count with a form no costlier than PLAIN wins
+    for count in sorted({vector_ops(b) for b in bodies.values()}):
+        best, key = None, None
+        for form, body in bodies.items():
+            if vector_ops(body) != count:
+                continue
+            costs = {(c, f): loop_cycles(body, c, f) for c, f in limit}
+            if all(costs[k] <= limit[k] for k in limit):
+                k = sum(costs[c, CHOICE_FUSED] for c in cores)
+                if key is None or k < key:
+                    best, key = form, k
+        if best is not None:
+            return best
+    return stitched.PLAIN
 
 
 def vector_ops(body: list[str]) -> int:
