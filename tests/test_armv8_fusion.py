@@ -116,12 +116,13 @@ def test_shipped_armv8_manifests_give_every_figure_twice():
             assert set(met[key]) == set(fused[key]) == cores, (path, key)
             for core in cores:
                 a, b = met[key][core], fused[key][core]
-                # per message size: fused may cost one cycle more on a short call, llvm-mca's greedy
-                # issue of a few hundred instructions can shift by one when AESMCs go (seen: the
-                # -1pass drop's 16-byte decrypt on the V1, 327 -> 328 cycles; the -a55 drop's GMAC over
-                # 4 KiB on the N1, 1546 -> 1548: a per-byte figure, rounded to 3 decimals, may then
-                # move up by one step; the -1pass drop's 64-byte decrypt through gcm96_open on the
-                # V1, 102 -> 104 cycles)
+                # per message size: fused may cost a cycle or two more on a short call, llvm-mca's
+                # greedy issue of a few hundred instructions can shift when AESMCs go (seen: the
+                # -1pass drop's 16-byte decrypt on the V1, 327 -> 328 cycles; aes192gcm-armv8a's
+                # 64-byte decrypt on the N1, 848 -> 850, since issue 35's V1 work, which took both
+                # figures down, from 860 and 855; the -a55 drop's GMAC over 4 KiB on the N1, 1546 ->
+                # 1548: a per-byte figure, rounded to 3 decimals, may then move up by one step; the -1pass
+                # drop's 64-byte decrypt through gcm96_open on the V1, 102 -> 104 cycles)
                 for n, x, y in ([(int(k), a[k], b[k]) for k in a] if isinstance(a, dict) else [(0, a, b)]):
                     assert y <= x + (2.01 / n if n else 0.0011), (path, key, core)
         if "cortex-a72" in cores:

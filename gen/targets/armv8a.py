@@ -46,10 +46,12 @@ def kernels(config: Config) -> KernelSet:
         unroll, costs = choose.choose_unroll(keybits, config.mul, eor3)
         figures["unroll_chosen"] = {"unroll": unroll, "loop_cycles_per_byte_summed": costs}
     spread = choose.choose_spread(keybits, unroll, config.mul, eor3)            # llvm-mca's choice
+    form = choose.choose_ghash_form(keybits, unroll, config.mul, spread, eor3, config.core)  # llvm-mca's choice
+    figures["ghash_form"] = {"pairs": sorted(form[0]), "hoisted_constant": form[1]}
     sched, core = {}, ""
     if config.core != "generic":                # an in-order core: the loops llvm-mca costs cheaper scheduled
         core = config.core
-        sched = choose.choose_schedules(keybits, unroll, config.mul, spread, eor3, core)
+        sched = choose.choose_schedules(keybits, unroll, config.mul, spread, eor3, core, form)
         figures["scheduled_for"] = {"core": core, "kernels": sched}
 
     def on(kernel):
@@ -58,19 +60,21 @@ def kernels(config: Config) -> KernelSet:
                 aes.encrypt_pairs(p, keybits, sched=on("aes_encrypt_pairs")),
                 ghash.ghash_blocks(p, unroll, config.mul, eor3, sched=on("ghash_blocks")), ghash.ghash_init(p),
                 ctr.ctr_pairs(p, keybits, unroll, eor3, sched=on("ctr_pairs")), ctr_table.ctr_table(p),
-                stitched.ctr_ghash_pairs(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs")),
-                seal.gcm96_seal(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs"))]
+                stitched.ctr_ghash_pairs(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs"),
+                                         form=form),
+                seal.gcm96_seal(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs"), form=form)]
     single_pass = config.decrypt == "single-pass"
     if single_pass:
         sections.append(stitched_dec.ctr_ghash_dec_pairs(p, keybits, unroll, config.mul, spread, eor3,
-                                                         sched=on("ctr_ghash_pairs")))   # the same loop step
+                                                         sched=on("ctr_ghash_pairs"), form=form))  # the same loop step
         sections.append(open96.gcm96_open(p, keybits, unroll, config.mul, spread, eor3,   # 96-bit IVs, one call
-                                          sched=on("ctr_ghash_pairs")))
+                                          sched=on("ctr_ghash_pairs"), form=form))
     figures.update(ghash_spread=spread,
                    steady_state_cycles_per_byte=choose.kernel_figures(keybits, unroll, config.mul, spread, eor3,
-                                                                      sched=sched, core=core),
+                                                                      sched=sched, core=core, form=form),
                    steady_state_cycles_per_byte_fused=choose.kernel_figures(keybits, unroll, config.mul, spread,
-                                                                            eor3, fused=True, sched=sched, core=core))
+                                                                            eor3, fused=True, sched=sched, core=core,
+                                                                            form=form))
     return KernelSet(
         sections=sections,
         target_guard=target_guard(eor3),

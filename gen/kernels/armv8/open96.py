@@ -45,16 +45,17 @@ def zero_out() -> list[str]:
 
 
 def gcm96_open(prefix: str, keybits: int, unroll: int = 8, method: str = "karatsuba",
-               spread: str = "even", eor3: bool = False, sched: str = "") -> str:
+               spread: str = "even", eor3: bool = False, sched: str = "", form: tuple = stitched.PLAIN) -> str:
     if unroll not in (4, 8) or spread not in stitched.SPREADS:
         raise ValueError(f"gcm96_open: unroll 4 or 8, spread one of {stitched.SPREADS} (got {unroll}, {spread})")
     nr = aes.rounds_of(keybits)
     body = seal.entry(keybits)
     body += [f"str x1, [sp, #{OUT}]"] + seal._ej0_work(nr) + seal._load_y()
     body += ["mov x8, x3"] + stitched.RUN_INIT
-    body += stitched_dec.pairs_loop(nr, unroll, method, spread, eor3)
+    body += stitched_dec.pairs_loop(nr, unroll, method, spread, eor3, form)      # the encrypt loop's GHASH form
     body += ["5:", "cbz x15, 40f"] + seal._tail(nr, spread, eor3, decrypt=True) + ["40:"]
-    body += seal.length_hash(method, eor3) + compare_tag()
+    c = stitched.hoist_c(nr) if form[1] else None                  # set by pairs_loop, kept to the tag
+    body += seal.length_hash(method, eor3, c, pairs=True) + compare_tag()
     body += ["cbz x13, 58f"] + zero_out() + ["58:"] + seal.wipe_frame()
     body += ["cmp x13, #0", "csetm w0, ne", "mov x9, #0", "mov x10, #0", "mov x11, #0", "mov x13, #0"]
     name = f"{prefix}_gcm96_open"

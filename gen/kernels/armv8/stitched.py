@@ -17,9 +17,13 @@ VCTR, VB = "v31", "v15"     # the counter block (REV32 form); base ^ rk1 of the 
                             # (0, 0, 0, 1) in a plain group
 RUN = "w14"     #: the run (counter >> 8) whose base v15 holds; -1 (none) at entry and after a plain group
 G = {"X": "v8", "P": "v9", "T": "v10", "lo": "v11", "hi": "v12", "mid": "v13", "T2": "v14"}
-#: the registers ghash.reduce uses here: zero in P, the constant in X, y left in hi
-R = {"lo": G["lo"], "hi": G["hi"], "mid": G["mid"], "zero": G["P"], "C": G["X"], "Y": G["hi"], "t": (G["T"],)}
+#: the registers ghash.reduce uses here: the constant in X (or a spare register, hoist_c), y left in hi
+R = {"lo": G["lo"], "hi": G["hi"], "mid": G["mid"], "C": G["X"], "Y": G["hi"], "t": (G["T"],)}
 SPREADS = ("even", "early", "late")
+#: the GHASH form of the loop's group (choose.choose_ghash_form): the blocks that may start a
+#: Karatsuba pair (_pair_product) and whether the reduction constant is hoisted (hoist_c); PLAIN:
+#: every block alone, the constant made each group
+PLAIN = (frozenset(), False)
 
 
 def _acc(first: bool, acc: str, insn: str) -> list[str]:
@@ -28,17 +32,16 @@ def _acc(first: bool, acc: str, insn: str) -> list[str]:
     return [insn.format(d=G["T2"]), f"eor {acc}.16b, {acc}.16b, {G['T2']}.16b"]
 
 
-def _product(i: int, n: int, method: str, shift: int = 0, far: dict | None = None) -> list[str]:
-    """Block i of a group of n (read from x8) times H^(n - i + shift), added to lo/hi/mid; `far`
-    maps a power beyond hk's eight to the addresses of its two words (Karatsuba only)."""
-    X, P, T, p, first = G["X"], G["P"], G["T"], n - i + shift, i == 0
+def _product(i: int, n: int, method: str, shift: int = 0, far: dict | None = None, first: bool | None = None,
+             regs: bool = False) -> list[str]:
+    """Block i of a group of n (read from x8, or with `regs` in v_i, loaded and REV64-ed) times
+    H^(n - i + shift), added to lo/hi/mid (`first`: the group's first product, which starts them;
+    block 0's by default); `far` maps a power beyond hk's eight to the addresses of its two words
+    (Karatsuba only)."""
+    X, P, T, p = (f"v{i}" if regs else G["X"]), G["P"], G["T"], n - i + shift
+    first = i == 0 if first is None else first
     swapped, kword = (far or {}).get(p, (f"[x5, #{16 * (p - 1)}]", f"[x5, #{256 + 16 * ((p - 1) // 2)}]"))
-    out = [f"ldr q{X[1:]}, [x8], #16", f"rev64 {X}.16b, {X}.16b"]
-    if first:
-        out.append(f"eor {X}.16b, {X}.16b, {G['hi']}.16b")          # y ^ c_1
-    out.append(f"ldr q{P[1:]}, {swapped}")                              # H^p, halves swapped
-    out += _acc(first, G["hi"], f"pmull {{d}}.1q, {X}.1d, {P}.1d")
-    out += _acc(first, G["lo"], f"pmull2 {{d}}.1q, {X}.2d, {P}.2d")
+    out = _halves(X, swapped, first, i == 0 and not regs, not regs)
     if method == "karatsuba":
         out += [f"ext {T}.16b, {X}.16b, {X}.16b, #8", f"eor {X}.16b, {X}.16b, {T}.16b",
                 f"ldr q{P[1:]}, {kword}"]
@@ -51,14 +54,89 @@ def _product(i: int, n: int, method: str, shift: int = 0, far: dict | None = Non
     return out
 
 
-def ghash_group(n: int, method: str, eor3: bool = False, shift: int = 0, far: dict | None = None) -> list[str]:
+def _halves(X: str, swapped: str, first: bool, y: bool, load: bool = True) -> list[str]:
+    """(`load`) the next block at x8 into X, REV64-ed, y added (`y`: the group's block 0); then X
+    times H^p (`swapped`, its halves swapped) half by half into hi and lo (`first`: started)."""
+    P = G["P"]
+    out = [f"ldr q{X[1:]}, [x8], #16", f"rev64 {X}.16b, {X}.16b"] if load else []
+    if y:
+        out.append(f"eor {X}.16b, {X}.16b, {G['hi']}.16b")          # y ^ c_1
+    out.append(f"ldr q{P[1:]}, {swapped}")
+    out += _acc(first, G["hi"], f"pmull {{d}}.1q, {X}.1d, {P}.1d")
+    return out + _acc(first, G["lo"], f"pmull2 {{d}}.1q, {X}.2d, {P}.2d")
+
+
+def _pair_product(i: int, n: int, shift: int = 0, first: bool | None = None, regs: bool = False) -> list[str]:
+    """Blocks i and i + 1 of a group of n, Karatsuba, where block i's power p is even: H^p and
+    H^(p - 1) share one Karatsuba word (lane 1 and lane 0; ghash_init's layout), so the two
+    blocks' middle operands are made together (TRN1, TRN2 and one EOR put (b.lo ^ b.hi,
+    a.lo ^ a.hi) in one register, as the OpenSSL lineage's 8-block kernels do) and multiplied by
+    that word's two lanes: 3 vector instructions for two blocks where EXT and EOR a block took 4.
+    `first`, `regs`: _product."""
+    (A, B), P, p = (f"v{i}", f"v{i + 1}") if regs else (G["X"], G["T"]), G["P"], n - i + shift
+    first = i == 0 if first is None else first
+    out = (_halves(A, f"[x5, #{16 * (p - 1)}]", first, i == 0 and not regs, not regs)
+           + _halves(B, f"[x5, #{16 * (p - 2)}]", False, False, not regs))
+    out += [f"trn1 {P}.2d, {B}.2d, {A}.2d", f"trn2 {A}.2d, {B}.2d, {A}.2d", f"eor {A}.16b, {A}.16b, {P}.16b",
+            f"ldr q{P[1:]}, [x5, #{256 + 16 * ((p - 1) // 2)}]"]
+    if not regs:
+        out += _acc(first, G["mid"], f"pmull {{d}}.1q, {A}.1d, {P}.1d")            # block i + 1, H^(p - 1)
+        return out + _acc(False, G["mid"], f"pmull2 {{d}}.1q, {A}.2d, {P}.2d")      # block i, H^p
+    # (the last hash, the call's tail: latency counts) the two summed in B, free after the TRN2,
+    # before they join mid: one accumulation of mid a pair, not two chained
+    T2, mid = G["T2"], G["mid"]
+    out += [f"pmull {mid if first else T2}.1q, {A}.1d, {P}.1d", f"pmull2 {B}.1q, {A}.2d, {P}.2d"]
+    return out + ([f"eor {mid}.16b, {mid}.16b, {B}.16b"] if first else
+                  [f"eor {T2}.16b, {T2}.16b, {B}.16b", f"eor {mid}.16b, {mid}.16b, {T2}.16b"])
+
+
+def hoist_c(nr: int) -> str | None:
+    """A vector register free in the stitched kernels for AES with nr rounds (above the round
+    keys, below the counter block v31), to hold the reduction constant for the whole call (set by
+    c_setup), or None (AES-256: v16-v30 are round keys; the constant is made in X each group)."""
+    r = aes.RK_BASE + nr + 1
+    return f"v{r}" if r < int(VCTR[1:]) else None
+
+
+def c_setup(c: str | None) -> list[str]:
+    """0xC2 << 56 in each lane of c (nothing for None)."""
+    return [f"movi {c}.16b, #0xc2", f"shl {c}.2d, {c}.2d, #56"] if c else []
+
+
+def ghash_group(n: int, method: str, eor3: bool = False, shift: int = 0, far: dict | None = None,
+                c: str | None = None, pairs: frozenset = frozenset(), y_last: bool = False) -> list[str]:
     """Hash the n ciphertext blocks at x8 into y (in hi): products, then one reduction (`shift`:
-    each block times one power of H more, for a block folded in after them; `far`: _product)."""
+    each block times one power of H more, for a block folded in after them; `far`: _product; `c`:
+    a register holding the reduction constant (hoist_c, c_setup), else it is made in X). With
+    Karatsuba, a block whose power is even and the next block (power one less, same Karatsuba
+    word, neither `far`) go as one pair (_pair_product) if the block's index is in `pairs`.
+    `y_last` (the last group of a call, whose hash is the call's tail; v0..v(n-1) free): the
+    blocks are loaded into v0..v(n-1) at offsets from x8 (advanced by one ADD), y is added to
+    block 0 and block 0 is multiplied last, so y's chain to the tag is one product, one
+    accumulation and the reduction (not n accumulations)."""
+    units, i = [], 0
+    while i < n:
+        p = n - i + shift
+        if (method == "karatsuba" and i + 1 < n and p % 2 == 0 and not {p, p - 1} & set(far or {})
+                and i in pairs):
+            units.append((i, i + 1))
+        else:
+            units.append((i,))
+        i += len(units[-1])
     out = []
-    for i in range(n):
-        out += _product(i, n, method, shift, far)
-    out += [f"movi {R['zero']}.16b, #0", f"movi {R['C']}.16b, #0xc2", f"shl {R['C']}.2d, {R['C']}.2d, #56"]
-    return out + ghash.reduce(method, R, eor3)
+    if y_last:
+        out += [f"ldr q{i}, [x8, #{16 * i}]" for i in range(n)] + [f"rev64 v{i}.16b, v{i}.16b" for i in range(n)]
+        out += [f"eor v0.16b, v0.16b, {G['hi']}.16b", f"add x8, x8, #{16 * n}"]
+        units = units[1:] + units[:1]
+    for j, u in enumerate(units):
+        if len(u) == 2:
+            out += _pair_product(u[0], n, shift, j == 0, y_last)
+        else:
+            out += _product(u[0], n, method, shift, far, j == 0, y_last)
+    if c is None:
+        c = R["C"]
+        out += c_setup(c)
+    return out + ghash.reduce(method, {**R, "C": c}, eor3)
 
 
 def _deal(work: list[str], slots: int, spread: str) -> list[list[str]]:
@@ -156,38 +234,47 @@ def group(n: int, nr: int, ghash_work: list[str], spread: str, eor3: bool,
 
 
 def pairs_loop(nr: int, unroll: int, method: str, spread: str, eor3: bool,
-               first_work: tuple[str, ...] = (), last_hash=None, zero_work: tuple[str, ...] | None = None) -> list[str]:
+               first_work: tuple[str, ...] = (), last_hash=None, zero_work: tuple[str, ...] | None = None,
+               form: tuple = PLAIN, setup: tuple[str, ...] = ()) -> list[str]:
     """The kernel's work on x4 pairs (counter in w12, y in hi, x8 = x1, RUN_INIT done), from the
     first count check to the label ``5:`` (exclusive): prologue group, loop, epilogue, or the
     short paths for fewer than unroll / 2 pairs. ``first_work`` (independent instructions, e.g.
     another block's rounds: seal.py's E(J0)) runs exactly once on every path, dealt among the
-    first group's round steps (``zero_work`` instead when there are no pairs); ``last_hash(n)``
-    hashes the last n blocks (ghash_group by default)."""
+    first group's round steps (``zero_work`` instead when there are no pairs); ``last_hash(n,
+    c)`` hashes the last n blocks (ghash_group with y_last by default; c the constant's register
+    or None). ``form``: the loop's GHASH form (PLAIN; choose.choose_ghash_form); the
+    hashes outside the loop pair every block they can. With a hoisted constant it is set first,
+    in hoist_c(nr), and stays set after label 5. ``setup`` runs before the first whole group
+    only (seal.py: the first run's base)."""
+    pairs, hoist = form
+    c = hoist_c(nr) if hoist else None
+    every = frozenset(range(unroll))
+    last = last_hash or (lambda n, c: ghash_group(n, method, eor3, c=c, pairs=every, y_last=True))
     per = unroll // 2
     work = list(first_work)
-    last = last_hash or (lambda n: ghash_group(n, method, eor3))
-    body = [f"cmp x4, #{per}", "b.lo 3f"]
+    body = c_setup(c) + [f"cmp x4, #{per}", "b.lo 3f"] + list(setup)
     body += group(unroll, nr, work, spread, eor3) + [f"sub x4, x4, #{per}"]       # prologue: group 0
     body += ["1:", f"cmp x4, #{per}", "b.lo 2f"]
-    body += group(unroll, nr, ghash_group(unroll, method, eor3), spread, eor3)   # group k, hash k - 1
+    body += group(unroll, nr, ghash_group(unroll, method, eor3, c=c, pairs=pairs), spread, eor3)  # group k, hash k - 1
     body += [f"sub x4, x4, #{per}", "b 1b", "2:"]
     # epilogue: the k < per pairs left (a public count), encrypted while the last group is hashed
     body += [x for k in range(per - 1, 0, -1) for x in (f"cmp x4, #{k}", f"b.eq {20 + k}f")]
-    body += last(unroll) + ["b 5f"]
+    body += last(unroll, c) + ["b 5f"]
     for k in range(per - 1, 0, -1):
-        body += [f"{20 + k}:"] + aes_group(2 * k, nr, ghash_group(unroll, method, eor3), spread, eor3)
-        body += last(2 * k) + ["b 5f"]
+        body += [f"{20 + k}:"] + aes_group(2 * k, nr, ghash_group(unroll, method, eor3, c=c, pairs=every), spread,
+                                           eor3)
+        body += last(2 * k, c) + ["b 5f"]
     body += ["3:"]                                                               # fewer than per pairs
     body += [x for k in range(per - 1, 0, -1) for x in (f"cmp x4, #{k}", f"b.eq {30 + k}f")]
     body += (work if zero_work is None else list(zero_work)) + ["b 5f"]
     for k in range(per - 1, 0, -1):
-        body += [f"{30 + k}:"] + aes_group(2 * k, nr, work, spread, eor3) + last(2 * k)
+        body += [f"{30 + k}:"] + aes_group(2 * k, nr, work, spread, eor3) + last(2 * k, c)
         body += ["b 5f"]
     return body
 
 
 def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "karatsuba",
-                    spread: str = "even", eor3: bool = False, sched: str = "") -> str:
+                    spread: str = "even", eor3: bool = False, sched: str = "", form: tuple = PLAIN) -> str:
     if unroll not in (4, 8) or spread not in SPREADS:
         raise ValueError(f"stitched kernel: unroll 4 or 8, spread one of {SPREADS} (got {unroll}, {spread})")
     nr = aes.rounds_of(keybits)
@@ -195,7 +282,7 @@ def ctr_ghash_pairs(prefix: str, keybits: int, unroll: int = 8, method: str = "k
     body = aes.load_round_keys(nr, "x0")
     body += [f"ld1 {{{VCTR}.16b}}, [x2]", f"rev32 {VCTR}.16b, {VCTR}.16b", "ldr w12, [x2, #12]", "rev w12, w12",
              f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b", "mov x8, x1"] + RUN_INIT
-    body += pairs_loop(nr, unroll, method, spread, eor3)
+    body += pairs_loop(nr, unroll, method, spread, eor3, form=form)
     return kernel_text(f"{prefix}_ctr_ghash_pairs", body, keybits, unroll, method, spread, eor3, sched)
 
 
