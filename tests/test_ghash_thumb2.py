@@ -443,3 +443,16 @@ def test_group_sizes_refused():
     for g in (0, 9, 12, 17, 32):
         with pytest.raises(ValueError):
             thumb2(PREFIX, "ctmul", "cortex-m4", group=g)
+
+
+def test_face_r2_speed_drops_on_the_m4_hash_in_groups_of_16():
+    """gen/targets/cortex_m.ghash_group: FACE r2 speed drops on the Cortex-M4 (M4 and M4F) take
+    groups of 16 (issue 34); every other Cortex-M GCM drop keeps its objective's group."""
+    from gen import presets
+    from gen.targets import cortex_m
+    got = {name: cortex_m.ghash_group(presets.preset(name)) for name in
+           ("aes128gcm-m4f-ffs-face-r2", "aes128gcm-m4-ffs-face-r2", "aes256gcm-m4-ffs-face-r2",
+            "aes128gcm-m4-ffs-face-r1", "aes128gcm-m3-ffs-face-r2", "aes128gcm-m4-ffs", "aes128gcm-m4f-ffs")}
+    assert got == {"aes128gcm-m4f-ffs-face-r2": 16, "aes128gcm-m4-ffs-face-r2": 16, "aes256gcm-m4-ffs-face-r2": 16,
+                   "aes128gcm-m4-ffs-face-r1": None, "aes128gcm-m3-ffs-face-r2": None, "aes128gcm-m4-ffs": None,
+                   "aes128gcm-m4f-ffs": None}

@@ -21985,10 +21985,10 @@ __asm__(
 
 
 /* FACE r2 for AES-128 ffs (counter-mode caching of the state after round 2; gen/kernels/face/aes_face.py has the details), generated Thumb-2 for cortex-m4 through gen/kernels/thumb2_function.py.
- * Cycle model: set-up 906, fill (32 entries) 2393, encrypt2 for one pair 1862 (plain path, ctr_pairs for one pair: 2427; 565 saved per pair), 1830 per pair in its loop, init's s planes 255 per group (8 groups). Per-run constants 160 bytes, table 4096 bytes (in the stream).
+ * Cycle model: set-up 906, fill (32 entries) 2393, encrypt2 for one pair 1859 (plain path, ctr_pairs for one pair: 2427; 568 saved per pair), 1822 per pair in its loop, init's s planes 255 per group (8 groups). Per-run constants 160 bytes, table 4096 bytes (in the stream).
  * Straight-line code but for encrypt2's loop over its n pairs (n is public): no branch and no address depends on key or data; the glue reads the table at the public low counter byte. */
 #define AES128GCM_M4F_FFS_FACE_R2_FACE_ENTRY_WORDS 4u   /* words per table entry */
-#define AES128GCM_M4F_FFS_FACE_R2_FACE_MIN_GROUP 5u   /* fill a 32-entry group only for >= this many pairs (2393 cycles / 565 saved per pair) */
+#define AES128GCM_M4F_FFS_FACE_R2_FACE_MIN_GROUP 5u   /* fill a 32-entry group only for >= this many pairs (2393 cycles / 568 saved per pair) */
 #define AES128GCM_M4F_FFS_FACE_R2_FACE_MIN_RUN 6u   /* set up a run only for >= this many pairs (set-up 906 + one group) */
 #define AES128GCM_M4F_FFS_FACE_R2_FACE_SHORT_MAX 288u   /* the one-shot lean path: messages up to this long, */
 #define AES128GCM_M4F_FFS_FACE_R2_FACE_SHORT_MASK 0x00055557u   /* of ceil(len / 16) blocks n where bit n is set */
@@ -25242,10 +25242,14 @@ __asm__(
     "    push   {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n"
     "    sub    sp, sp, #4\n"
     "    ldr    r12, [sp, #40]    @ stack argument\n"
+    "    ldr    lr, [sp, #44]    @ home: n\n"
     "    vmov   s15, r0    @ home\n"
     "    vmov   s14, r2    @ home\n"
     "    vmov   s13, r3    @ home\n"
-    "    vmov   s12, r12    @ home\n"
+    "    add    lr, r2, lr, lsl #5    @ home: the end of out\n"
+    "    str    lr, [sp, #44]    @ home: the end of out\n"
+    "    sub    lr, r12, r2    @ home: e - out\n"
+    "    vmov   s12, lr    @ home: e - out\n"
     "1:\n"
     "    ldr    r5, [r12]\n"
     "    ldr    r4, [r12, #4]\n"
@@ -27007,34 +27011,27 @@ __asm__(
     "    eors   r7, r7, r0\n"
     "    eor    r2, r11, r9\n"
     "    ldr    r11, [r5, #28]\n"
-    "    ldr    r0, [r5]\n"
+    "    ldr    r0, [r5], #32\n"
     "    eor    lr, r8, r11\n"
     "    eors   r3, r3, r0\n"
-    "    str    r3, [r4]\n"
-    "    str    r2, [r4, #4]\n"
-    "    str    r1, [r4, #8]\n"
-    "    ldr    r9, [r5, #20]\n"
-    "    ldr    r0, [r5, #12]\n"
+    "    str    r3, [r4], #32\n"
+    "    str    r2, [r4, #-28]\n"
+    "    str    r1, [r4, #-24]\n"
+    "    ldr    r9, [r5, #-12]\n"
+    "    ldr    r0, [r5, #-20]\n"
     "    eor    r12, r12, r9\n"
     "    eor    r11, r6, r0\n"
-    "    str    r11, [r4, #12]\n"
-    "    str    r12, [r4, #20]\n"
-    "    str    lr, [r4, #28]\n"
-    "    str    r7, [r4, #16]\n"
-    "    str    r10, [r4, #24]\n"
-    "    vmov   r0, s15    @ next pair\n"
-    "    vmov   r2, s14    @ next pair\n"
-    "    add    r2, r2, #32    @ next pair\n"
-    "    vmov   s14, r2    @ next pair\n"
-    "    vmov   r3, s13    @ next pair\n"
-    "    add    r3, r3, #32    @ next pair\n"
-    "    vmov   s13, r3    @ next pair\n"
+    "    str    r11, [r4, #-20]\n"
+    "    str    r12, [r4, #-12]\n"
+    "    str    lr, [r4, #-4]\n"
+    "    str    r7, [r4, #-16]\n"
+    "    str    r10, [r4, #-8]\n"
+    "    vmov   s14, r4    @ next pair\n"
+    "    vmov   s13, r5    @ next pair\n"
     "    vmov   r12, s12    @ next pair\n"
-    "    add    r12, r12, #32    @ next pair\n"
-    "    vmov   s12, r12    @ next pair\n"
-    "    ldr    r4, [sp, #44]    @ next pair\n"
-    "    subs   r4, r4, #1    @ next pair\n"
-    "    str    r4, [sp, #44]    @ next pair\n"
+    "    add    r12, r4, r12    @ next pair\n"
+    "    ldr    r6, [sp, #44]    @ next pair\n"
+    "    cmp    r4, r6    @ next pair\n"
     "    bne    1b    @ next pair\n"
     "    add    sp, sp, #4\n"
     "    pop    {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n"
@@ -27044,7 +27041,7 @@ __asm__(
 
 /* FACE r2 with a caller-owned cache (PREFIX_face_cache): the same rounds 3..Nr, but the entries hold D(v) only and
  * the kernel XORs the run's C2 planes in (c2 = the setup's fs + 32), so one table serves every run whose counter blocks
- * agree in bytes 0, 5, 10. Cycle model: 1883 for one pair, 1850 per pair in its loop; face_c2 (C2 of two counter blocks at once) 639. */
+ * agree in bytes 0, 5, 10. Cycle model: 1882 for one pair, 1844 per pair in its loop; face_c2 (C2 of two counter blocks at once) 639. */
 void aes128gcm_m4f_ffs_face_r2_face_encrypt2c(const uint32_t *rk, const uint32_t *c2, uint8_t *out, const uint8_t *in, const uint32_t *e, size_t n);
 __asm__(
     ".pushsection .text.aes128gcm_m4f_ffs_face_r2_face_encrypt2c,\"ax\",%progbits\n"
@@ -27058,11 +27055,15 @@ __asm__(
     "    push   {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n"
     "    vpush  {s16}\n"
     "    ldr    r12, [sp, #40]    @ stack argument\n"
+    "    ldr    lr, [sp, #44]    @ home: n\n"
     "    vmov   s15, r0    @ home\n"
     "    vmov   s14, r1    @ home\n"
     "    vmov   s13, r2    @ home\n"
     "    vmov   s12, r3    @ home\n"
-    "    vmov   s16, r12    @ home\n"
+    "    add    lr, r2, lr, lsl #5    @ home: the end of out\n"
+    "    str    lr, [sp, #44]    @ home: the end of out\n"
+    "    sub    lr, r12, r2    @ home: e - out\n"
+    "    vmov   s16, lr    @ home: e - out\n"
     "1:\n"
     "    ldr    r6, [r12]\n"
     "    ldr    r5, [r1]\n"
@@ -28841,8 +28842,8 @@ __asm__(
     "    eor    r3, r5, r9\n"
     "    eor    r0, r4, r0\n"
     "    vmov   r4, s13    @ reload out pointer\n"
-    "    str    r0, [r4]\n"
-    "    str    r3, [r4, #4]\n"
+    "    str    r0, [r4], #32\n"
+    "    str    r3, [r4, #-28]\n"
     "    ldr    r5, [r1, #28]\n"
     "    ldr    r7, [r1, #24]\n"
     "    ldr    r0, [r1, #12]\n"
@@ -28851,26 +28852,21 @@ __asm__(
     "    eor    r3, lr, r7\n"
     "    eor    lr, r6, r0\n"
     "    eor    r6, r2, r1\n"
-    "    str    r6, [r4, #8]\n"
-    "    str    lr, [r4, #12]\n"
-    "    str    r3, [r4, #24]\n"
-    "    str    r9, [r4, #28]\n"
-    "    str    r12, [r4, #16]\n"
-    "    str    r11, [r4, #20]\n"
-    "    vmov   r0, s15    @ next pair\n"
-    "    vmov   r1, s14    @ next pair\n"
-    "    vmov   r2, s13    @ next pair\n"
-    "    add    r2, r2, #32    @ next pair\n"
-    "    vmov   s13, r2    @ next pair\n"
+    "    str    r6, [r4, #-24]\n"
+    "    str    lr, [r4, #-20]\n"
+    "    str    r3, [r4, #-8]\n"
+    "    str    r9, [r4, #-4]\n"
+    "    str    r12, [r4, #-16]\n"
+    "    str    r11, [r4, #-12]\n"
+    "    vmov   s13, r4    @ next pair\n"
     "    vmov   r3, s12    @ next pair\n"
     "    add    r3, r3, #32    @ next pair\n"
     "    vmov   s12, r3    @ next pair\n"
     "    vmov   r12, s16    @ next pair\n"
-    "    add    r12, r12, #32    @ next pair\n"
-    "    vmov   s16, r12    @ next pair\n"
-    "    ldr    r4, [sp, #44]    @ next pair\n"
-    "    subs   r4, r4, #1    @ next pair\n"
-    "    str    r4, [sp, #44]    @ next pair\n"
+    "    add    r12, r4, r12    @ next pair\n"
+    "    vmov   r1, s14    @ next pair\n"
+    "    ldr    r5, [sp, #44]    @ next pair\n"
+    "    cmp    r4, r5    @ next pair\n"
     "    bne    1b    @ next pair\n"
     "    vpop   {s16}\n"
     "    pop    {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n"
@@ -29628,33 +29624,25 @@ static void aes128gcm_m4f_ffs_face_r2_face_vbits(uint32_t vb[8], uint32_t g, uin
 /* 32 zero bytes: the input when FACE's fused kernel is to produce bare keystream (into s->ks). */
 static const uint8_t aes128gcm_m4f_ffs_face_r2_face_zeros[32] = {0};
 
-/* The next pair of counter blocks: out = in ^ their keystream (out may be in). `want` (>= 1) is
- * how many keystream bytes the caller still needs, which bounds how much of the run this
- * message can use. */
-static void aes128gcm_m4f_ffs_face_r2_face_next(aes128gcm_m4f_ffs_face_r2_stream *s, size_t want, uint8_t *out, const uint8_t *in)
+/* Whether the pair at s->ctr takes FACE: sets its run up and (r2) fills its group when that pays.
+ * `want` (>= 1) is how many keystream bytes the caller still needs, which bounds how much of the
+ * run this message can use. On 1, s->face_fast counts this pair and the following ones its run
+ * (r2: its group) serves, so the caller hands them to the kernel in one call (issue 34: one
+ * kernel call per group, where the group's first pair took a call of its own). */
+static int aes128gcm_m4f_ffs_face_r2_face_ready(aes128gcm_m4f_ffs_face_r2_stream *s, size_t want)
 {
     uint32_t v0 = s->ctr & 0xffu;
     uint32_t hi = s->ctr >> 8;
     uint32_t pairs, k, last;
-    if (s->face_fast) {               /* a pair already known to be served by filled groups */
-        s->face_fast--;
-        aes128gcm_m4f_ffs_face_r2_face_encrypt2(s->ctx->rk, s->face_fs, out, in, s->face_tab + AES128GCM_M4F_FFS_FACE_R2_FACE_PAIR(v0), 1u);
-        s->ctr += 2u;
-        return;
-    }
     /* Only with a 96-bit IV: otherwise J0 = GHASH_H(IV) is secret (its low bits are linear in H),
      * and branching on the counter would leak it. The carry pair takes the plain kernel too. */
-    if (!s->face_on || v0 == 0xffu) {
-        aes128gcm_m4f_ffs_face_r2_face_plain(s, out, in);
-        return;
-    }
+    if (!s->face_on || v0 == 0xffu)
+        return 0;
     pairs = want >= 32u * 128u ? 128u : (uint32_t)((want + 31u) / 32u);
     if (pairs > (256u - v0) / 2u) pairs = (256u - v0) / 2u;   /* pairs left in this run */
     if (!s->face_ok || s->face_hi != hi) {
-        if (pairs < AES128GCM_M4F_FFS_FACE_R2_FACE_MIN_RUN) {
-            aes128gcm_m4f_ffs_face_r2_face_plain(s, out, in);
-            return;
-        }
+        if (pairs < AES128GCM_M4F_FFS_FACE_R2_FACE_MIN_RUN)
+            return 0;
         aes128gcm_m4f_ffs_face_r2_put32(s->cb + 12, s->ctr);
         aes128gcm_m4f_ffs_face_r2_face_setup(s->face_fs, s->ctx->rk, s->cb);
         s->face_ok = 1u;
@@ -29669,10 +29657,8 @@ static void aes128gcm_m4f_ffs_face_r2_face_next(aes128gcm_m4f_ffs_face_r2_stream
     if (!(s->face_groups & (1u << k))) {
         uint32_t use = (last - v0) / 2u + 1u;   /* pairs that read group k */
         if (use > pairs) use = pairs;
-        if (use < AES128GCM_M4F_FFS_FACE_R2_FACE_MIN_GROUP) {
-            aes128gcm_m4f_ffs_face_r2_face_plain(s, out, in);
-            return;
-        }
+        if (use < AES128GCM_M4F_FFS_FACE_R2_FACE_MIN_GROUP)
+            return 0;
         /* The fill's s planes of group k: init's ctx->face_sv (S(v ^ k15) ^ 0x63, lane l: v = 32 k
          * + 1 + l), made for pairs that start at an odd counter, and every pair here does: with
          * FACE on (a 96-bit IV) start sets ctr = 1, E(J0) and the first block take it to 3, and
@@ -29682,15 +29668,28 @@ static void aes128gcm_m4f_ffs_face_r2_face_next(aes128gcm_m4f_ffs_face_r2_stream
         aes128gcm_m4f_ffs_face_r2_face_fill(s->face_tab + AES128GCM_M4F_FFS_FACE_R2_FACE_ENTRY_WORDS * 32u * k, s->face_fs, s->ctx->face_sv + 8u * k);
         s->face_groups |= 1u << k;
     }
-    aes128gcm_m4f_ffs_face_r2_face_encrypt2(s->ctx->rk, s->face_fs, out, in, s->face_tab + AES128GCM_M4F_FFS_FACE_R2_FACE_PAIR(v0), 1u);
-    s->ctr += 2u;
-    s->face_fast = (last - v0) / 2u;  /* the following pairs of this group need no checks */
+    s->face_fast = (last - v0) / 2u + 1u;   /* this pair and the following ones of group k */
+    return 1;
+}
+
+/* The next pair of counter blocks: out = in ^ their keystream (out may be in); `want` as for
+ * face_ready. */
+static void aes128gcm_m4f_ffs_face_r2_face_next(aes128gcm_m4f_ffs_face_r2_stream *s, size_t want, uint8_t *out, const uint8_t *in)
+{
+    if (s->face_fast || aes128gcm_m4f_ffs_face_r2_face_ready(s, want)) {   /* a pair served by the run (and group) */
+        s->face_fast--;
+        aes128gcm_m4f_ffs_face_r2_face_encrypt2(s->ctx->rk, s->face_fs, out, in, s->face_tab + AES128GCM_M4F_FFS_FACE_R2_FACE_PAIR(s->ctr & 0xffu), 1u);
+        s->ctr += 2u;
+        return;
+    }
+    aes128gcm_m4f_ffs_face_r2_face_plain(s, out, in);
 }
 
 
 /* `npairs` whole pairs from in to out (the update fast path; `want` as for face_next): the pairs
  * already known to be served go to the kernel in one call (it loops over them), no other
- * bookkeeping; the others one at a time through face_next. */
+ * bookkeeping; the others one at a time through face_ready (which sets a run and group up
+ * for the next call) or the plain kernel. */
 static void aes128gcm_m4f_ffs_face_r2_face_pairs(aes128gcm_m4f_ffs_face_r2_stream *s, uint8_t *out, const uint8_t *in, size_t npairs, size_t want)
 {
     while (npairs) {
@@ -29705,7 +29704,9 @@ static void aes128gcm_m4f_ffs_face_r2_face_pairs(aes128gcm_m4f_ffs_face_r2_strea
             in += 32u * k;
         }
         if (npairs) {
-            aes128gcm_m4f_ffs_face_r2_face_next(s, want, out, in);
+            if (aes128gcm_m4f_ffs_face_r2_face_ready(s, want))
+                continue;             /* set up: the kernel takes this pair with the others */
+            aes128gcm_m4f_ffs_face_r2_face_plain(s, out, in);
             out += 32; in += 32; npairs--; want -= 32u;
         }
     }
@@ -29764,7 +29765,7 @@ static void aes128gcm_m4f_ffs_face_r2_face_next_cached(aes128gcm_m4f_ffs_face_r2
 
 /* `npairs` whole pairs from in to out (the update fast path; `want` as for face_next): the pairs
  * already known to be served go to the kernel in one call (it loops over them), no other
- * bookkeeping; the others one at a time through face_next. */
+ * bookkeeping; the others one at a time through face_next_cached. */
 static void aes128gcm_m4f_ffs_face_r2_face_pairs_cached(aes128gcm_m4f_ffs_face_r2_stream *s, uint8_t *out, const uint8_t *in, size_t npairs, size_t want)
 {
     while (npairs) {
