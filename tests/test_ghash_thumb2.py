@@ -367,3 +367,92 @@ def test_table8_plan_model():
     for x, h in [(0, 0), ((1 << 128) - 1, (1 << 128) - 1)] + \
             [(rng.getrandbits(128), rng.getrandbits(128)) for _ in range(30)]:
         assert ghash_tables.table8_model(x, h) == m.gf128_mul_ref(x, h)
+
+
+#: cycle-model figures of the M4 ctmul kernel in groups of 8 (tail group of 4), the reference the
+#: groups of 16 are held to (tests above pin the same figures: 0 -> 65, 1 -> 687, 4 -> 2195, ...)
+M4_GROUP8_CYCLES = {0: 65, 1: 687, 3: 1935, 4: 2195, 7: 4066, 8: 4197, 12: 6327, 15: 8198, 16: 8329,
+                    32: 16593, 256: 132289}
+
+
+@pytest.fixture(scope="module")
+def fw16(tmp_path_factory):
+    """The M4 ctmul kernel in groups of 16 (FACE r2 speed drops, issue 34)."""
+    gc = thumb2(PREFIX, "ctmul", "cortex-m4", group=16)
+    return build_ghash_firmware(PREFIX, gc, "cortex-m4", tmp_path_factory.mktemp("gh16"))
+
+
+def test_m4_group_of_16_matches_model_and_hk(fw16):
+    """Every count through the group of 16 and both tails (8, then 4), then single blocks; hk holds
+    H^1..H^16 as the model cuts them."""
+    assert fw16.gc.hk_words == hk_per_power("cortex-m4") * 16
+    run = GhashRunner(fw16)
+    rng = random.Random("g16")
+    for n in list(range(0, 34)) + [47, 63, 257]:
+        h, y, data = rng.randbytes(16), rng.randbytes(16), rng.randbytes(16 * n)
+        hk = run.init(h)
+        assert _hk_words(run, hk, fw16.gc.hk_words) == _expected_hk(h, "ctmul", "cortex-m4", 16)
+        got, _ = run.blocks(hk, y, data, offset=n % 4, y_offset=(n + 1) % 4)
+        assert got == m.ghash_blocks(h, y, data), n
+
+
+def test_m4_group_of_16_costs_no_more_under_8_blocks_and_less_from_16(fw16):
+    """Under 8 blocks the groups of 16 cost exactly what groups of 8 do (the entry compares with
+    the first tail, 8); 8..15 blocks pay one compare more (2 cycles); from 16 blocks each group of
+    16 saves about 120 cycles against two groups of 8 (256 blocks: -1,982)."""
+    run = GhashRunner(fw16)
+    rng = random.Random(16)
+    hk = run.init(rng.randbytes(16))
+    cyc = {n: run.blocks(hk, bytes(16), rng.randbytes(16 * n), count_cycles=True)[1] for n in M4_GROUP8_CYCLES}
+    for n, c8 in M4_GROUP8_CYCLES.items():
+        if n < 8:
+            assert cyc[n] == c8, (n, cyc[n], c8)
+        elif n < 16:
+            assert cyc[n] <= c8 + 2, (n, cyc[n], c8)
+        else:
+            assert cyc[n] <= c8 - 120 * (n // 16), (n, cyc[n], c8)
+
+
+def test_m4_group_of_16_constant_time(fw16):
+    """Same cycles and the same instruction and data address traces for different H, y and data
+    at a public length through the group of 16, the tails of 8 and 4 and single blocks."""
+    from emu.ct.checker import check_function
+    run = GhashRunner(fw16)
+    rng = random.Random(17)
+    nblocks = 16 + 8 + 4 + 3
+    seen = set()
+    for h, y, fill in _ct_inputs(rng):
+        data = rng.randbytes(16 * nblocks) if fill is None else bytes([fill]) * (16 * nblocks)
+        seen.add(run.blocks(run.init(h), y, data, count_cycles=True)[1])
+    assert len(seen) == 1, seen
+    secrets = [(h, y, rng.randbytes(16 * nblocks) if fill is None else bytes([fill]) * (16 * nblocks))
+               for h, y, fill in _ct_inputs(rng)]
+
+    def make_args(mach, secret):
+        h, y, data = secret
+        hk = mach.alloc(4 * fw16.gc.hk_words, bytes(4 * fw16.gc.hk_words))
+        mach.call(fw16.symbols["wrap_init"][0], hk, mach.alloc(16, h, readonly=True))
+        return hk, mach.alloc(16, y, offset=1), mach.alloc(len(data), data, readonly=True, offset=3), nblocks
+
+    firmware = tc.Firmware(elf=fw16.elf, image=fw16.image, symbols=fw16.symbols, core=fw16.core)
+    res = check_function(run.m, firmware, f"{PREFIX}_ghash_blocks", make_args, secrets, PREFIX)
+    assert res.verified, str(res)
+
+
+def test_group_sizes_refused():
+    for g in (0, 9, 12, 17, 32):
+        with pytest.raises(ValueError):
+            thumb2(PREFIX, "ctmul", "cortex-m4", group=g)
+
+
+def test_face_r2_speed_drops_on_the_m4_hash_in_groups_of_16():
+    """gen/targets/cortex_m.ghash_group: FACE r2 speed drops on the Cortex-M4 (M4 and M4F) take
+    groups of 16 (issue 34); every other Cortex-M GCM drop keeps its objective's group."""
+    from gen import presets
+    from gen.targets import cortex_m
+    got = {name: cortex_m.ghash_group(presets.preset(name)) for name in
+           ("aes128gcm-m4f-ffs-face-r2", "aes128gcm-m4-ffs-face-r2", "aes256gcm-m4-ffs-face-r2",
+            "aes128gcm-m4-ffs-face-r1", "aes128gcm-m3-ffs-face-r2", "aes128gcm-m4-ffs", "aes128gcm-m4f-ffs")}
+    assert got == {"aes128gcm-m4f-ffs-face-r2": 16, "aes128gcm-m4-ffs-face-r2": 16, "aes256gcm-m4-ffs-face-r2": 16,
+                   "aes128gcm-m4-ffs-face-r1": None, "aes128gcm-m3-ffs-face-r2": None, "aes128gcm-m4-ffs": None,
+                   "aes128gcm-m4f-ffs": None}

@@ -94,6 +94,20 @@ def block_kernels(config: Config) -> KernelSet:
 #: so the group is the largest single lever on .text; a smaller one costs the reduction and
 #: recombination per fewer blocks (docs/size.md).
 GHASH_GROUP = {"speed": None, "balanced": 2, "size": 1}
+#: a FACE r2 speed drop on the Cortex-M4 (M4 and M4F) hashes in groups of 16 (issue 34): with the
+#: FACE kernels at ~56 c/B, GHASH is a third of a 4 KiB message, and 16 blocks a group cost ~500
+#: cycles a block against ~525 in groups of 8 (4 KiB: 132,289 -> 130,307 cycles, -0.48 c/B).
+#: The price: hk 1,152 -> 2,304 bytes, init 6,256 -> 13,138 cycles, ghash_blocks 25.9 -> 56.7 KB
+#: of .text (the group of 16 and its tails of 8 and 4). Fewer than 8 blocks cost what they did,
+#: 8..15 two cycles more (docs/cortex-m4.md section 1).
+FACE_GHASH_GROUP = {"cortex-m4": 16}
+
+
+def ghash_group(config: Config) -> int | None:
+    """Blocks per GHASH group of a Cortex-M GCM drop (None: the core's default)."""
+    if config.objective == "speed" and config.face == "r2" and config.ghash == "ctmul":
+        return FACE_GHASH_GROUP.get(config.target, GHASH_GROUP["speed"])
+    return GHASH_GROUP[config.objective]
 
 
 def aes_gcm_kernels(config: Config) -> KernelSet:
@@ -108,7 +122,7 @@ def aes_gcm_kernels(config: Config) -> KernelSet:
     core = config.target
     keybits = 8 * config.spec.key_bytes
     compact = config.objective != "speed"
-    gh = ghash_thumb2.thumb2(config.prefix, config.ghash, core, GHASH_GROUP[config.objective])
+    gh = ghash_thumb2.thumb2(config.prefix, config.ghash, core, ghash_group(config))
     nr = aes_fixsliced.check_args(keybits, config.slicing)
     if config.objective == "size" and config.face == "off":      # the rounds looped
         ctr = aes_compact_thumb2.thumb2(config.prefix, keybits, config.slicing, core, config.seed)

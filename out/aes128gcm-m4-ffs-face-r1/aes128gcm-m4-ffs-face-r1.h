@@ -13875,10 +13875,10 @@ __asm__(
 
 
 /* FACE r1 for AES-128 ffs (counter-mode caching of the state after round 1; gen/kernels/face/aes_face.py has the details), generated Thumb-2 for cortex-m4 through gen/kernels/thumb2_function.py.
- * Cycle model: set-up 498, fill (32 entries) 691, encrypt2 for one pair 2229 (plain path, ctr_pairs for one pair: 2500; 271 saved per pair), 2197 per pair in its loop. Per-run constants 64 bytes, table 1024 bytes (in the ctx, filled by init).
+ * Cycle model: set-up 498, fill (32 entries) 691, encrypt2 for one pair 2224 (plain path, ctr_pairs for one pair: 2500; 276 saved per pair), 2188 per pair in its loop. Per-run constants 64 bytes, table 1024 bytes (in the ctx, filled by init).
  * Straight-line code but for encrypt2's loop over its n pairs (n is public): no branch and no address depends on key or data; the glue reads the table at the public low counter byte. */
 #define AES128GCM_M4_FFS_FACE_R1_FACE_ENTRY_WORDS 1u   /* words per table entry */
-#define AES128GCM_M4_FFS_FACE_R1_FACE_MIN_GROUP 3u   /* fill a 32-entry group only for >= this many pairs (691 cycles / 271 saved per pair) */
+#define AES128GCM_M4_FFS_FACE_R1_FACE_MIN_GROUP 3u   /* fill a 32-entry group only for >= this many pairs (691 cycles / 276 saved per pair) */
 #define AES128GCM_M4_FFS_FACE_R1_FACE_MIN_RUN 2u   /* set up a run only for >= this many pairs (set-up 498) */
 #define AES128GCM_M4_FFS_FACE_R1_FACE_SHORT_MAX 192u   /* the one-shot lean path: messages up to this long, */
 #define AES128GCM_M4_FFS_FACE_R1_FACE_SHORT_MASK 0x00001557u   /* of ceil(len / 16) blocks n where bit n is set */
@@ -14926,6 +14926,9 @@ __asm__(
     "    push   {r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n"
     "    sub    sp, sp, #44\n"
     "    ldr    r12, [sp, #96]    @ stack argument\n"
+    "    ldr    lr, [sp, #100]    @ home: n\n"
+    "    add    lr, r2, lr, lsl #5    @ home: the end of out\n"
+    "    str    lr, [sp, #100]    @ home: the end of out\n"
     "1:\n"
     "    movw   r6, #0x401\n"
     "    movt   r6, #0x4010\n"
@@ -16897,41 +16900,35 @@ __asm__(
     "    ldr    r4, [r3, #20]\n"
     "    ldr    r8, [r3, #16]\n"
     "    ldr    r12, [r3, #24]\n"
-    "    ldr    r7, [r3]\n"
+    "    ldr    r7, [r3], #32\n"
     "    eors   r2, r2, r4\n"
     "    eor    r4, r6, r8\n"
     "    eor    r12, r11, r12\n"
     "    eor    r8, lr, r7\n"
-    "    str    r8, [r0]\n"
-    "    ldr    r11, [r3, #28]\n"
-    "    ldr    r8, [r3, #4]\n"
+    "    str    r8, [r0], #32\n"
+    "    ldr    r11, [r3, #-4]\n"
+    "    ldr    r8, [r3, #-28]\n"
     "    eor    r6, r9, r11\n"
     "    eor    r8, r1, r8\n"
-    "    str    r8, [r0, #4]\n"
-    "    ldr    r9, [r3, #8]\n"
+    "    str    r8, [r0, #-28]\n"
+    "    ldr    r9, [r3, #-24]\n"
     "    eor    r10, r10, r9\n"
-    "    str    r10, [r0, #8]\n"
-    "    ldr    lr, [r3, #12]\n"
+    "    str    r10, [r0, #-24]\n"
+    "    ldr    lr, [r3, #-20]\n"
     "    eor    r5, r5, lr\n"
-    "    str    r5, [r0, #12]\n"
-    "    str    r6, [r0, #28]\n"
-    "    str    r12, [r0, #24]\n"
-    "    str    r4, [r0, #16]\n"
-    "    str    r2, [r0, #20]\n"
-    "    ldr    r0, [sp, #44]    @ next pair\n"
-    "    ldr    r1, [sp, #48]    @ next pair\n"
-    "    ldr    r2, [sp, #52]    @ next pair\n"
-    "    add    r2, r2, #32    @ next pair\n"
-    "    str    r2, [sp, #52]    @ next pair\n"
-    "    ldr    r3, [sp, #56]    @ next pair\n"
-    "    add    r3, r3, #32    @ next pair\n"
+    "    str    r5, [r0, #-20]\n"
+    "    str    r6, [r0, #-4]\n"
+    "    str    r12, [r0, #-8]\n"
+    "    str    r4, [r0, #-16]\n"
+    "    str    r2, [r0, #-12]\n"
+    "    str    r0, [sp, #52]    @ next pair\n"
     "    str    r3, [sp, #56]    @ next pair\n"
     "    ldr    r12, [sp, #96]    @ next pair\n"
     "    add    r12, r12, #8    @ next pair\n"
     "    str    r12, [sp, #96]    @ next pair\n"
+    "    ldr    r1, [sp, #48]    @ next pair\n"
     "    ldr    r4, [sp, #100]    @ next pair\n"
-    "    subs   r4, r4, #1    @ next pair\n"
-    "    str    r4, [sp, #100]    @ next pair\n"
+    "    cmp    r0, r4    @ next pair\n"
     "    bne    1b    @ next pair\n"
     "    add    sp, sp, #60\n"
     "    pop    {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n"
@@ -17079,48 +17076,53 @@ static void aes128gcm_m4_ffs_face_r1_face_vbits(uint32_t vb[8], uint32_t g, uint
 /* 32 zero bytes: the input when FACE's fused kernel is to produce bare keystream (into s->ks). */
 static const uint8_t aes128gcm_m4_ffs_face_r1_face_zeros[32] = {0};
 
-/* The next pair of counter blocks: out = in ^ their keystream (out may be in). `want` (>= 1) is
- * how many keystream bytes the caller still needs, which bounds how much of the run this
- * message can use. */
-static void aes128gcm_m4_ffs_face_r1_face_next(aes128gcm_m4_ffs_face_r1_stream *s, size_t want, uint8_t *out, const uint8_t *in)
+/* Whether the pair at s->ctr takes FACE: sets its run up and (r2) fills its group when that pays.
+ * `want` (>= 1) is how many keystream bytes the caller still needs, which bounds how much of the
+ * run this message can use. On 1, s->face_fast counts this pair and the following ones its run
+ * (r2: its group) serves, so the caller hands them to the kernel in one call (issue 34: one
+ * kernel call per group, where the group's first pair took a call of its own). */
+static int aes128gcm_m4_ffs_face_r1_face_ready(aes128gcm_m4_ffs_face_r1_stream *s, size_t want)
 {
     uint32_t v0 = s->ctr & 0xffu;
     uint32_t hi = s->ctr >> 8;
     uint32_t pairs;
-    if (s->face_fast) {               /* a pair already known to be served by filled groups */
-        s->face_fast--;
-        aes128gcm_m4_ffs_face_r1_face_encrypt2(s->ctx->rk, s->face_fs, out, in, s->ctx->face_tab + AES128GCM_M4_FFS_FACE_R1_FACE_PAIR(v0), 1u);
-        s->ctr += 2u;
-        return;
-    }
     /* Only with a 96-bit IV: otherwise J0 = GHASH_H(IV) is secret (its low bits are linear in H),
      * and branching on the counter would leak it. The carry pair takes the plain kernel too. */
-    if (!s->face_on || v0 == 0xffu) {
-        aes128gcm_m4_ffs_face_r1_face_plain(s, out, in);
-        return;
-    }
+    if (!s->face_on || v0 == 0xffu)
+        return 0;
     pairs = want >= 32u * 128u ? 128u : (uint32_t)((want + 31u) / 32u);
     if (pairs > (256u - v0) / 2u) pairs = (256u - v0) / 2u;   /* pairs left in this run */
     if (!s->face_ok || s->face_hi != hi) {
-        if (pairs < AES128GCM_M4_FFS_FACE_R1_FACE_MIN_RUN) {
-            aes128gcm_m4_ffs_face_r1_face_plain(s, out, in);
-            return;
-        }
+        if (pairs < AES128GCM_M4_FFS_FACE_R1_FACE_MIN_RUN)
+            return 0;
         aes128gcm_m4_ffs_face_r1_put32(s->cb + 12, s->ctr);
         aes128gcm_m4_ffs_face_r1_face_setup(s->face_fs, s->ctx->rk, s->cb);
         s->face_ok = 1u;
         s->face_hi = hi;
     }
     /* r1: the whole table was filled by init (its entries depend on the key only) */
-    aes128gcm_m4_ffs_face_r1_face_encrypt2(s->ctx->rk, s->face_fs, out, in, s->ctx->face_tab + AES128GCM_M4_FFS_FACE_R1_FACE_PAIR(v0), 1u);
-    s->ctr += 2u;
-    s->face_fast = (254u - v0) / 2u;  /* the following pairs up to (254, 255): never the carry pair */
+    s->face_fast = (254u - v0) / 2u + 1u;   /* this pair and the following ones up to (254, 255): never the carry pair */
+    return 1;
+}
+
+/* The next pair of counter blocks: out = in ^ their keystream (out may be in); `want` as for
+ * face_ready. */
+static void aes128gcm_m4_ffs_face_r1_face_next(aes128gcm_m4_ffs_face_r1_stream *s, size_t want, uint8_t *out, const uint8_t *in)
+{
+    if (s->face_fast || aes128gcm_m4_ffs_face_r1_face_ready(s, want)) {   /* a pair served by the run (and group) */
+        s->face_fast--;
+        aes128gcm_m4_ffs_face_r1_face_encrypt2(s->ctx->rk, s->face_fs, out, in, s->ctx->face_tab + AES128GCM_M4_FFS_FACE_R1_FACE_PAIR(s->ctr & 0xffu), 1u);
+        s->ctr += 2u;
+        return;
+    }
+    aes128gcm_m4_ffs_face_r1_face_plain(s, out, in);
 }
 
 
 /* `npairs` whole pairs from in to out (the update fast path; `want` as for face_next): the pairs
  * already known to be served go to the kernel in one call (it loops over them), no other
- * bookkeeping; the others one at a time through face_next. */
+ * bookkeeping; the others one at a time through face_ready (which sets a run and group up
+ * for the next call) or the plain kernel. */
 static void aes128gcm_m4_ffs_face_r1_face_pairs(aes128gcm_m4_ffs_face_r1_stream *s, uint8_t *out, const uint8_t *in, size_t npairs, size_t want)
 {
     while (npairs) {
@@ -17135,7 +17137,9 @@ static void aes128gcm_m4_ffs_face_r1_face_pairs(aes128gcm_m4_ffs_face_r1_stream 
             in += 32u * k;
         }
         if (npairs) {
-            aes128gcm_m4_ffs_face_r1_face_next(s, want, out, in);
+            if (aes128gcm_m4_ffs_face_r1_face_ready(s, want))
+                continue;             /* set up: the kernel takes this pair with the others */
+            aes128gcm_m4_ffs_face_r1_face_plain(s, out, in);
             out += 32; in += 32; npairs--; want -= 32u;
         }
     }

@@ -16299,13 +16299,13 @@ __asm__(
 
 
 /* FACE r1 for AES-256 ffs (counter-mode caching of the state after round 1; gen/kernels/face/aes_face.py has the details), generated Thumb-2 for cortex-m4 through gen/kernels/thumb2_function.py.
- * Cycle model: set-up 498, fill (32 entries) 691, encrypt2 for one pair 3151 (plain path, ctr_pairs for one pair: 3419; 268 saved per pair), 3119 per pair in its loop. Per-run constants 64 bytes, table 1024 bytes (in the ctx, filled by init).
+ * Cycle model: set-up 498, fill (32 entries) 691, encrypt2 for one pair 3146 (plain path, ctr_pairs for one pair: 3419; 273 saved per pair), 3110 per pair in its loop. Per-run constants 64 bytes, table 1024 bytes (in the ctx, filled by init).
  * Straight-line code but for encrypt2's loop over its n pairs (n is public): no branch and no address depends on key or data; the glue reads the table at the public low counter byte. */
 #define AES256GCM_M4_FFS_FACE_R1_FACE_ENTRY_WORDS 1u   /* words per table entry */
-#define AES256GCM_M4_FFS_FACE_R1_FACE_MIN_GROUP 3u   /* fill a 32-entry group only for >= this many pairs (691 cycles / 268 saved per pair) */
+#define AES256GCM_M4_FFS_FACE_R1_FACE_MIN_GROUP 3u   /* fill a 32-entry group only for >= this many pairs (691 cycles / 273 saved per pair) */
 #define AES256GCM_M4_FFS_FACE_R1_FACE_MIN_RUN 2u   /* set up a run only for >= this many pairs (set-up 498) */
-#define AES256GCM_M4_FFS_FACE_R1_FACE_SHORT_MAX 224u   /* the one-shot lean path: messages up to this long, */
-#define AES256GCM_M4_FFS_FACE_R1_FACE_SHORT_MASK 0x00005557u   /* of ceil(len / 16) blocks n where bit n is set */
+#define AES256GCM_M4_FFS_FACE_R1_FACE_SHORT_MAX 192u   /* the one-shot lean path: messages up to this long, */
+#define AES256GCM_M4_FFS_FACE_R1_FACE_SHORT_MASK 0x00001557u   /* of ceil(len / 16) blocks n where bit n is set */
 #define AES256GCM_M4_FFS_FACE_R1_FACE_PAIR(v0) (v0)   /* words into the table: entries v0, v0 + 1 */
 /* bits 0..4 of v = 32 g + o + l in lane l, for o = 0, 1 (the fill's vb[0..4]) */
 static const uint32_t aes256gcm_m4_ffs_face_r1_face_vlo[2][5] = {
@@ -17350,6 +17350,9 @@ __asm__(
     "    push   {r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n"
     "    sub    sp, sp, #44\n"
     "    ldr    r12, [sp, #96]    @ stack argument\n"
+    "    ldr    lr, [sp, #100]    @ home: n\n"
+    "    add    lr, r2, lr, lsl #5    @ home: the end of out\n"
+    "    str    lr, [sp, #100]    @ home: the end of out\n"
     "1:\n"
     "    movw   r4, #0x401\n"
     "    movt   r4, #0x4010\n"
@@ -20165,44 +20168,38 @@ __asm__(
     "    eor    r1, r0, lr\n"
     "    ldr    r11, [sp, #56]    @ reload in pointer\n"
     "    ldr    r10, [sp, #52]    @ reload out pointer\n"
-    "    ldr    r12, [r11]\n"
+    "    ldr    r12, [r11], #32\n"
     "    eor    r2, r6, r12\n"
-    "    str    r2, [r10]\n"
-    "    ldr    r0, [r11, #4]\n"
+    "    str    r2, [r10], #32\n"
+    "    ldr    r0, [r11, #-28]\n"
     "    eors   r4, r4, r0\n"
-    "    str    r4, [r10, #4]\n"
-    "    ldr    lr, [r11, #8]\n"
+    "    str    r4, [r10, #-28]\n"
+    "    ldr    lr, [r11, #-24]\n"
     "    eor    r1, r1, lr\n"
-    "    str    r1, [r10, #8]\n"
-    "    ldr    r6, [r11, #12]\n"
+    "    str    r1, [r10, #-24]\n"
+    "    ldr    r6, [r11, #-20]\n"
     "    eors   r3, r3, r6\n"
-    "    str    r3, [r10, #12]\n"
-    "    ldr    r12, [r11, #16]\n"
+    "    str    r3, [r10, #-20]\n"
+    "    ldr    r12, [r11, #-16]\n"
     "    eor    r5, r5, r12\n"
-    "    str    r5, [r10, #16]\n"
-    "    ldr    r2, [r11, #20]\n"
+    "    str    r5, [r10, #-16]\n"
+    "    ldr    r2, [r11, #-12]\n"
     "    eors   r7, r7, r2\n"
-    "    str    r7, [r10, #20]\n"
-    "    ldr    r0, [r11, #24]\n"
+    "    str    r7, [r10, #-12]\n"
+    "    ldr    r0, [r11, #-8]\n"
     "    eor    r8, r8, r0\n"
-    "    str    r8, [r10, #24]\n"
-    "    ldr    r4, [r11, #28]\n"
+    "    str    r8, [r10, #-8]\n"
+    "    ldr    r4, [r11, #-4]\n"
     "    eor    r9, r9, r4\n"
-    "    str    r9, [r10, #28]\n"
-    "    ldr    r0, [sp, #44]    @ next pair\n"
-    "    ldr    r1, [sp, #48]    @ next pair\n"
-    "    ldr    r2, [sp, #52]    @ next pair\n"
-    "    add    r2, r2, #32    @ next pair\n"
-    "    str    r2, [sp, #52]    @ next pair\n"
-    "    ldr    r3, [sp, #56]    @ next pair\n"
-    "    add    r3, r3, #32    @ next pair\n"
-    "    str    r3, [sp, #56]    @ next pair\n"
+    "    str    r9, [r10, #-4]\n"
+    "    str    r10, [sp, #52]    @ next pair\n"
+    "    str    r11, [sp, #56]    @ next pair\n"
     "    ldr    r12, [sp, #96]    @ next pair\n"
     "    add    r12, r12, #8    @ next pair\n"
     "    str    r12, [sp, #96]    @ next pair\n"
+    "    ldr    r1, [sp, #48]    @ next pair\n"
     "    ldr    r4, [sp, #100]    @ next pair\n"
-    "    subs   r4, r4, #1    @ next pair\n"
-    "    str    r4, [sp, #100]    @ next pair\n"
+    "    cmp    r10, r4    @ next pair\n"
     "    bne    1b    @ next pair\n"
     "    add    sp, sp, #60\n"
     "    pop    {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n"
@@ -20350,48 +20347,53 @@ static void aes256gcm_m4_ffs_face_r1_face_vbits(uint32_t vb[8], uint32_t g, uint
 /* 32 zero bytes: the input when FACE's fused kernel is to produce bare keystream (into s->ks). */
 static const uint8_t aes256gcm_m4_ffs_face_r1_face_zeros[32] = {0};
 
-/* The next pair of counter blocks: out = in ^ their keystream (out may be in). `want` (>= 1) is
- * how many keystream bytes the caller still needs, which bounds how much of the run this
- * message can use. */
-static void aes256gcm_m4_ffs_face_r1_face_next(aes256gcm_m4_ffs_face_r1_stream *s, size_t want, uint8_t *out, const uint8_t *in)
+/* Whether the pair at s->ctr takes FACE: sets its run up and (r2) fills its group when that pays.
+ * `want` (>= 1) is how many keystream bytes the caller still needs, which bounds how much of the
+ * run this message can use. On 1, s->face_fast counts this pair and the following ones its run
+ * (r2: its group) serves, so the caller hands them to the kernel in one call (issue 34: one
+ * kernel call per group, where the group's first pair took a call of its own). */
+static int aes256gcm_m4_ffs_face_r1_face_ready(aes256gcm_m4_ffs_face_r1_stream *s, size_t want)
 {
     uint32_t v0 = s->ctr & 0xffu;
     uint32_t hi = s->ctr >> 8;
     uint32_t pairs;
-    if (s->face_fast) {               /* a pair already known to be served by filled groups */
-        s->face_fast--;
-        aes256gcm_m4_ffs_face_r1_face_encrypt2(s->ctx->rk, s->face_fs, out, in, s->ctx->face_tab + AES256GCM_M4_FFS_FACE_R1_FACE_PAIR(v0), 1u);
-        s->ctr += 2u;
-        return;
-    }
     /* Only with a 96-bit IV: otherwise J0 = GHASH_H(IV) is secret (its low bits are linear in H),
      * and branching on the counter would leak it. The carry pair takes the plain kernel too. */
-    if (!s->face_on || v0 == 0xffu) {
-        aes256gcm_m4_ffs_face_r1_face_plain(s, out, in);
-        return;
-    }
+    if (!s->face_on || v0 == 0xffu)
+        return 0;
     pairs = want >= 32u * 128u ? 128u : (uint32_t)((want + 31u) / 32u);
     if (pairs > (256u - v0) / 2u) pairs = (256u - v0) / 2u;   /* pairs left in this run */
     if (!s->face_ok || s->face_hi != hi) {
-        if (pairs < AES256GCM_M4_FFS_FACE_R1_FACE_MIN_RUN) {
-            aes256gcm_m4_ffs_face_r1_face_plain(s, out, in);
-            return;
-        }
+        if (pairs < AES256GCM_M4_FFS_FACE_R1_FACE_MIN_RUN)
+            return 0;
         aes256gcm_m4_ffs_face_r1_put32(s->cb + 12, s->ctr);
         aes256gcm_m4_ffs_face_r1_face_setup(s->face_fs, s->ctx->rk, s->cb);
         s->face_ok = 1u;
         s->face_hi = hi;
     }
     /* r1: the whole table was filled by init (its entries depend on the key only) */
-    aes256gcm_m4_ffs_face_r1_face_encrypt2(s->ctx->rk, s->face_fs, out, in, s->ctx->face_tab + AES256GCM_M4_FFS_FACE_R1_FACE_PAIR(v0), 1u);
-    s->ctr += 2u;
-    s->face_fast = (254u - v0) / 2u;  /* the following pairs up to (254, 255): never the carry pair */
+    s->face_fast = (254u - v0) / 2u + 1u;   /* this pair and the following ones up to (254, 255): never the carry pair */
+    return 1;
+}
+
+/* The next pair of counter blocks: out = in ^ their keystream (out may be in); `want` as for
+ * face_ready. */
+static void aes256gcm_m4_ffs_face_r1_face_next(aes256gcm_m4_ffs_face_r1_stream *s, size_t want, uint8_t *out, const uint8_t *in)
+{
+    if (s->face_fast || aes256gcm_m4_ffs_face_r1_face_ready(s, want)) {   /* a pair served by the run (and group) */
+        s->face_fast--;
+        aes256gcm_m4_ffs_face_r1_face_encrypt2(s->ctx->rk, s->face_fs, out, in, s->ctx->face_tab + AES256GCM_M4_FFS_FACE_R1_FACE_PAIR(s->ctr & 0xffu), 1u);
+        s->ctr += 2u;
+        return;
+    }
+    aes256gcm_m4_ffs_face_r1_face_plain(s, out, in);
 }
 
 
 /* `npairs` whole pairs from in to out (the update fast path; `want` as for face_next): the pairs
  * already known to be served go to the kernel in one call (it loops over them), no other
- * bookkeeping; the others one at a time through face_next. */
+ * bookkeeping; the others one at a time through face_ready (which sets a run and group up
+ * for the next call) or the plain kernel. */
 static void aes256gcm_m4_ffs_face_r1_face_pairs(aes256gcm_m4_ffs_face_r1_stream *s, uint8_t *out, const uint8_t *in, size_t npairs, size_t want)
 {
     while (npairs) {
@@ -20406,7 +20408,9 @@ static void aes256gcm_m4_ffs_face_r1_face_pairs(aes256gcm_m4_ffs_face_r1_stream 
             in += 32u * k;
         }
         if (npairs) {
-            aes256gcm_m4_ffs_face_r1_face_next(s, want, out, in);
+            if (aes256gcm_m4_ffs_face_r1_face_ready(s, want))
+                continue;             /* set up: the kernel takes this pair with the others */
+            aes256gcm_m4_ffs_face_r1_face_plain(s, out, in);
             out += 32; in += 32; npairs--; want -= 32u;
         }
     }

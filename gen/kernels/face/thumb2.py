@@ -5,11 +5,13 @@ compiled from the IR of gen/kernels/face/aes_face.py through gen/kernels/thumb2_
 run set-up pays (figures of the generator's cycle model)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gen.isa import thumb2 as t2
-from gen.kernels.aes import ctr_thumb2 as aes_ctr_thumb2
 from gen.kernels.aes import thumb2 as aes_thumb2
 from gen.kernels.face import aes_face
-from gen.kernels.thumb2_function import Param, compile_function, looped_lines, sink, split_frame
+from gen.kernels.thumb2_function import (Param, compile_function, live_in, loop_lines, post_indexed_out, sink,
+                                          split_frame)
 from gen.cores import timing
 from gen.sched import listsched
 
@@ -148,15 +150,67 @@ ENCRYPT2C_PARAMS = [Param("rk", "const uint32_t *", "rk"), Param("c2", "const ui
                     Param("e", "const uint32_t *", "e"), Param("n", "size_t", None)]
 
 
+def _pointer_ranges(body: list, homes: dict) -> dict:
+    """Register -> the pointer it holds, at each instruction of ``body`` (a list of dicts, one per
+    instruction, before it): an argument register holds its pointer at the start, a reload from a
+    pointer's home (``homes``: pointer -> its get instruction) makes a register hold it again, any
+    other write ends that."""
+    key = lambda i: (i.mnem, i.srcs, i.base, i.offset)
+    reload = {key(g): mem for mem, g in homes.items()}
+    held, out = {}, []
+    for i in body:
+        out.append(dict(held))
+        for r in i.writes():
+            held.pop(r, None)
+        mem = reload.get(key(i))
+        if mem is not None and i.dst:
+            held[i.dst] = mem
+    return out
+
+
+def post_indexed_in(body: list, homes: dict, step_bytes: int) -> tuple[list, str | None]:
+    """``body`` with the load of in's word 0 in its last range of in (the register reloaded from
+    in's home last) post-indexed by ``step_bytes``, so that register ends the body holding the
+    next in (``ldr rX, [rI], #32``: the same cycles), and the register; the loads after it through
+    rI keep their addresses (offsets - ``step_bytes``). Nothing after it may write rI or read it
+    but as a load's base. Where that does not hold: (``body``, None)."""
+    held = _pointer_ranges(body, homes)
+    reg, first = None, None
+    for k, i in enumerate(body):
+        if i.mnem == "ldr" and i.base != "sp" and held[k].get(i.base) == "in" and i.offset == 0 and i.post is None:
+            reg, first = i.base, k
+    if reg is None:
+        return body, None
+    for i in body[first + 1:]:
+        as_base = i.mnem == "ldr" and i.base == reg and reg not in i.srcs and i.dst != reg
+        if reg in i.writes() or (reg in i.reads() and not as_base):
+            return body, None
+    out = list(body)
+    out[first] = replace(body[first], post=step_bytes)
+    for k in range(first + 1, len(body)):
+        if body[k].mnem == "ldr" and body[k].base == reg:
+            out[k] = replace(body[k], offset=body[k].offset - step_bytes)
+    return out, reg
+
+
 def face_loop_text(enc, depth: str, params=None) -> tuple[str, int, int]:
     """(C text, modelled cycles of one loop step, of a call with n = 1) of FACE encrypt2 as a
     loop over n >= 1 pairs: the straight-line body of ``enc`` (one pair, compile_function's
     output) runs n times between one prologue and one epilogue, so a pair does not pay the
-    call, the push and the pop. No base is pinned, so at the end of the body no argument is
-    left in its register: the back edge advances the homes of out, in (32 bytes) and e (one
-    pair's entries) in the frame, reloads the argument registers the body expects at its start
-    from their homes (rk's too), and counts n down. The loop count is public (it depends on
-    lengths and counters only)."""
+    call, the push and the pop. No base is pinned, so the body reloads rk, in and out from
+    their homes itself (an argument register the body reads before writing it, e's, must be
+    set again by the back edge). The back edge (issue 34: 17 -> 10 cycles a pair on the M4F):
+
+    * out steps for free: the body's store of out's word 0 is post-indexed by 32
+      (``post_indexed_out``), and in's load of word 0 in its last range likewise
+      (``post_indexed_in``); the edge only puts the two registers into their homes;
+    * r2's e steps by 32 bytes as out does, so its home holds e - out (set by the prologue) and
+      the edge makes e = out + (e - out) with one ADD, no store; r1's e (8 bytes a pair) steps
+      in its home;
+    * the loop runs while out differs from its end, out + 32 n, which the prologue writes over
+      n's home: one load and a compare, where counting n down took a load, a SUBS and a store.
+
+    The loop count is public (it depends on lengths and counters only)."""
     params = ENCRYPT2_PARAMS[depth] if params is None else params
     insns = list(enc.insns)
     k, end, frame = split_frame(insns)
@@ -170,28 +224,97 @@ def face_loop_text(enc, depth: str, params=None) -> tuple[str, int, int]:
             return frame + 4 * vpushed + 4 * pushed.index(f"r{idx}")
         return frame + 4 * (vpushed + n_push) + 4 * (idx - 4)
     step = {"out": 32, "in": 32, "e": 4 * 2 * aes_face.ENTRY_WORDS[depth]}
-    edge = []
     arg_reg = {f"r{i}": i for i in range(4)}
     arg_reg.update({ld.dst: next(i for i, p in enumerate(params) if i >= 4 and home(i) == ld.offset)
                     for ld in pro_loads})
     fpu = enc.fpu_arg_homes                        # homes in FPU registers: VMOV instead of LDR/STR
-    for reg, idx in sorted(arg_reg.items(), key=lambda kv: kv[1]):
-        mem = params[idx].mem
-        if mem is None:
-            continue                              # an unused argument
-        get, put = ((t2.Insn("vmov", dst=reg, srcs=(fpu[reg],)), t2.Insn("vmov", dst=fpu[reg], srcs=(reg,)))
-                    if reg in fpu else (t2.ldr(reg, "sp", home(idx)), t2.str_(reg, "sp", home(idx))))
-        edge.append(get)
-        if mem in step:
-            edge += [t2.Insn("add", dst=reg, srcs=(reg,), imm=step[mem]), put]
-    edge += [t2.ldr("r4", "sp", home(5)), t2.Insn("sub", dst="r4", srcs=("r4",), imm=1),
-             t2.str_("r4", "sp", home(5))]
-    text = aes_ctr_thumb2.back_edge_text(edge)     # the count-down sub printed as subs, then bne 1b
-    body = listsched.cycles(insns[k:end], enc.core)
+    reg_of = {params[idx].mem: reg for reg, idx in arg_reg.items() if params[idx].mem is not None}
+
+    def get(mem, dst=None):
+        reg = reg_of[mem]
+        dst = dst or reg
+        return t2.Insn("vmov", dst=dst, srcs=(fpu[reg],)) if reg in fpu else t2.ldr(dst, "sp", home(arg_reg[reg]))
+
+    def put(mem, src):
+        reg = reg_of[mem]
+        return t2.Insn("vmov", dst=fpu[reg], srcs=(src,)) if reg in fpu else t2.str_(src, "sp", home(arg_reg[reg]))
+
+    body = insns[k:end]
+    body, out_reg = post_indexed_out(body, step["out"])
+    body, in_reg = post_indexed_in(body, {m: get(m) for m in reg_of}, step["in"])
+    need = live_in(body)
+    e_follows = step["e"] == step["out"] and out_reg is not None
+    if e_follows and any(_reads_home(i, get("e")) for i in body):
+        e_follows = False                          # the body reads e's home: it must hold e
+    e = reg_of["e"]
+    # registers the edge sets for the body's start (the pointers it reads before writing: e, and
+    # any other), and those it may not clobber before it has read them
+    starts = {e} | {reg for reg in need & set(arg_reg) if params[arg_reg[reg]].mem is not None}
+    taken_regs = set(starts) | set(need) | {in_reg, reg_of["in"], "sp"}
+
+    def free() -> str:
+        r = next(r for r in ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr") if r not in taken_regs)
+        taken_regs.add(r)
+        return r
+    edge = []
+    if out_reg is None:                            # out stepped here
+        out_reg = free()
+        edge += [get("out", out_reg), t2.Insn("add", dst=out_reg, srcs=(out_reg,), imm=step["out"])]
+    elif out_reg in taken_regs:                    # it must outlive the reloads below
+        r = free()
+        edge.append(t2.Insn("mov", dst=r, srcs=(out_reg,)))
+        out_reg = r
+    taken_regs.add(out_reg)
+    edge.append(put("out", out_reg))
+    if in_reg is None:
+        edge += [get("in"), t2.Insn("add", dst=reg_of["in"], srcs=(reg_of["in"],), imm=step["in"]),
+                 put("in", reg_of["in"])]
+    else:
+        edge.append(put("in", in_reg))
+    if e_follows:
+        edge += [get("e"), t2.Insn("add", dst=e, srcs=(out_reg, e))]
+    else:
+        edge += [get("e"), t2.Insn("add", dst=e, srcs=(e,), imm=step["e"]), put("e", e)]
+    for reg in sorted(starts - {e}):               # other pointers the body expects at its start
+        mem = params[arg_reg[reg]].mem
+        if not (mem == "in" and in_reg is None):   # in: already reloaded and stepped
+            edge.append(get(mem))
+    tmp = free()
+    end_home = home(len(params) - 1)               # n's home holds out's end
+    edge += [t2.ldr(tmp, "sp", end_home), t2.Insn("cmp", srcs=(out_reg, tmp))]
+    text = [i.text() for i in edge] + ["bne    1b"]
+    # the prologue (noted "home", so split_frame counts it in): n's home = out + 32 n, its load
+    # right behind the stack argument loads (a load after a load: 1 cycle); e's home = e - out,
+    # in place of the move of e to an FPU home
+    scratch = "lr"
+    head = list(insns[:k])
+    at = max((j for j, i in enumerate(head) if i.mnem == "ldr" and i.note == "stack argument"), default=None)
+    at = (at if at is not None else max(j for j, i in enumerate(head) if i.mnem in ("push", "vpush", "sub"))) + 1
+    head.insert(at, t2.ldr(scratch, "sp", end_home, note="home: n"))
+    head += [t2.Insn("add", dst=scratch, srcs=(reg_of["out"], scratch), shift=("lsl", 5), note="home: the end of out"),
+             t2.str_(scratch, "sp", end_home, note="home: the end of out")]
+    if e_follows:
+        e_home = put("e", e)
+        head = [i for i in head if not (i.mnem == e_home.mnem and i.dst == e_home.dst and i.srcs == e_home.srcs
+                                        and i.base == e_home.base and i.offset == e_home.offset)]
+        head += [t2.Insn("sub", dst=scratch, srcs=(e, reg_of["out"]), note="home: e - out"),
+                 replace(put("e", scratch), note="home: e - out")]
+    insns = head + body + insns[end:]
+    assert split_frame(insns)[:2] == (len(head), len(head) + len(body))
+    lines = t2.function_lines(enc.name, loop_lines(insns, [f"    {t}    @ next pair" for t in text]))
+    body_cycles = listsched.cycles(body, enc.core)
     edge_cycles = listsched.cycles(edge, enc.core)
     taken, fall = (timing.issue_cycles("branch", enc.core, taken=t) for t in (True, False))
-    return (t2.c_asm(enc.prototype, looped_lines(enc.name, insns, text)), body + edge_cycles + taken,
-            enc.cycles + edge_cycles + fall)
+    return (t2.c_asm(enc.prototype, lines), body_cycles + edge_cycles + taken,
+            listsched.cycles(insns, enc.core) + edge_cycles + fall)
+
+
+def _reads_home(i, get) -> bool:
+    """Whether ``i`` reads the home that ``get`` (a reload instruction) reads."""
+    if get.base is None:
+        return bool(set(get.srcs) & i.reads()) and i.mnem == "vmov"
+    return i.base == "sp" and i.mnem.startswith("ldr") and (
+        i.offset is None or i.offset <= get.offset < i.offset + 4 * (2 if i.mnem == "ldrd" else 1))
 
 
 #: cycles the stream's bookkeeping costs a FACE drop's one-shot encrypt beyond the lean path's

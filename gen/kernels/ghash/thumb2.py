@@ -74,8 +74,13 @@ GROUP_BLOCKS = {"cortex-m4": 8, "cortex-m3": 4}
 #: blocks per group -> the one smaller group the tail takes first when that many blocks remain
 #: (issue 34: short messages; the rest go one at a time). A group costs a fixed recombination
 #: and reduction plus a share per block, so 4 tail blocks as one group of H^4..H^1 save about
-#: 3 of those fixed parts: AES-GCM @64 B (4 blocks) about 450 cycles on the M4
-TAIL_GROUP = {8: 4}
+#: 3 of those fixed parts: AES-GCM @64 B (4 blocks) about 450 cycles on the M4. Followed down
+#: (``tail_chain``): a group of 16 (the FACE r2 speed drops on the M4) takes 8, then 4
+TAIL_GROUP = {8: 4, 16: 8}
+#: the largest group ``thumb2`` builds besides 1..8 (the operands of every block of a group sit in
+#: the frame: 16 blocks ~500 cycles a block against ~525 in groups of 8, hk 2,304 bytes, init
+#: ~13,100 cycles, ~57 KB of code; docs/internals/ghash.md)
+MAX_GROUP = 16
 
 
 def hk_per_power(core: str) -> int:
@@ -573,33 +578,56 @@ def _ctmul_blocks(prefix: str, core: str, group: int) -> Asm:
     return a
 
 
+def tail_chain(group: int) -> tuple:
+    """The tail groups of ``group``, largest first (``TAIL_GROUP`` followed down: 16 -> (8, 4))."""
+    chain = []
+    while group in TAIL_GROUP:
+        group = TAIL_GROUP[group]
+        chain.append(group)
+    return tuple(chain)
+
+
 def _blocks_with_tail_group(a: Asm, fr: _Frame, plan: M.KaratsubaPlan, group: int, tail: int, wide: bool,
                             per: int, L: str, pushed) -> None:
-    """The block loops of ``_ctmul_blocks`` with one tail group: groups of ``group`` while that
-    many blocks remain, then one group of ``tail`` (H^tail..H^1) if that many remain, then
-    single blocks.  Laid out so that no call pays more dispatch than without the tail group
-    for a count below ``group`` or a multiple of it (the benchmarks' 1, 4, 16, ..., 512 blocks):
-    under ``group`` blocks fall through to the single-block loop with no taken branch (the
-    check for ``tail`` included: 6 cycles of dispatch for one block, 8 before), the loops of
-    whole groups and of the tail group sit after the return, and each exit dispatches itself
-    (a multiple of ``group``: 1 cycle more on entry, 1 less on exit).  n is public."""
-    def dispatch(n: str, single_follows: bool) -> None:       # n blocks left, fewer than `group`
+    """The block loops of ``_ctmul_blocks`` with tail groups: groups of ``group`` while that
+    many blocks remain, then one group of each ``tail_chain(group)`` size (H^t..H^1) that still
+    fits, largest first, then single blocks.  Laid out so that no call pays more dispatch than
+    without the tail group for a count below the smallest whole group in the chain's head
+    (``group`` without a chain of two, else the first tail) or a multiple of ``group`` (the
+    benchmarks' 1, 4, 16, ..., 512 blocks): those counts fall through to the single-block loop
+    with no taken branch (the check for the smallest tail included: 6 cycles of dispatch for one
+    block, 8 before), the loops of whole groups and of the tail groups sit after the return, and
+    each exit dispatches itself (a multiple of ``group``: 1 cycle more on entry, 1 less on exit).
+    With two tails (16: 8 and 4, issue 34) the entry compares with the first tail: a count
+    under it costs what it did with groups of 8, and the whole-group loop starts behind one
+    more compare (2 cycles a call).  n is public."""
+    tails = tail_chain(group)
+    smallest = tails[-1]
+
+    def dispatch(n: str, below: int, single_follows: bool) -> None:   # n blocks left, fewer than `below`
         a.op("cmp", n, "#0")
         a.op("beq", f"{L}_end")
-        a.op("cmp", n, f"#{tail}")
-        a.op("bhs", f"{L}_group{tail}")
+        for t in tails:
+            if t < below:
+                a.op("cmp", n, f"#{t}")
+                a.op("bhs", f"{L}_group{t}")
         if not single_follows:
             a.op("b", f"{L}_loop1")
 
-    a.op("cmp", "r3", f"#{group}")
-    a.op("bhs", f"{L}_loop{group}")
-    dispatch("r3", True)
+    head = tails[0] if len(tails) > 1 else group
+    a.op("cmp", "r3", f"#{head}")
+    a.op("bhs", f"{L}_loop{group}" if head == group else f"{L}_entry{group}")
+    dispatch("r3", head, True)
     a.label(f"{L}_loop1")
     _group(a, fr, plan, 1, wide, per)
     count_down(a, fr.N, f"{L}_loop1")
     a.label(f"{L}_end")
     store_y_and_return(a, fr.Y, Y_REGS, "r1", "r0", fr.size, pushed)
-    for g in (group, tail):
+    if head != group:                                          # head <= n: a whole group, or the first tail
+        a.label(f"{L}_entry{group}")
+        a.op("cmp", "r3", f"#{group}")
+        a.op("blo", f"{L}_group{head}")
+    for g in (group, *tails):
         a.label(f"{L}_loop{g}" if g == group else f"{L}_group{g}")
         _group(a, fr, plan, g, wide, per)
         a.op("ldr", "r0", f"[sp, #{fr.N}]")
@@ -608,7 +636,9 @@ def _blocks_with_tail_group(a: Asm, fr: _Frame, plan: M.KaratsubaPlan, group: in
         if g == group:
             a.op("cmp", "r0", f"#{group}")
             a.op("bhs", f"{L}_loop{group}")
-            dispatch("r0", False)
+            dispatch("r0", group, False)
+        elif g != smallest:                                    # fewer than g left
+            dispatch("r0", g, False)
         else:                                                  # fewer than `tail` left
             a.op("cmp", "r0", "#0")
             a.op("beq", f"{L}_end")
@@ -663,19 +693,30 @@ _NOTE_M3 = """\
 """
 
 
+def _tail_text(group: int) -> str:
+    """The header's sentence on the tail groups (one: byte-identical to before issue 34's chain)."""
+    tails = tail_chain(group)
+    if len(tails) == 1:
+        t = tails[0]
+        return (f"Of the last\n * nblocks mod {group} blocks, {t} go as one group (H^{t}..H^1) "
+                f"when that many remain; the rest of the")
+    sizes = ", then ".join(f"{t} (H^{t}..H^1)" for t in tails)
+    return (f"Of the last\n * nblocks mod {group} blocks, groups of {sizes} go as one group each "
+            f"when that many remain; the rest of the")
+
+
 def _ctmul(prefix: str, core: str, group: int | None = None) -> GhashCode:
     wide = core == "cortex-m4"
     group = GROUP_BLOCKS[core] if group is None else group
-    if not 1 <= group <= 8:
-        raise ValueError(f"blocks per group must be 1..8, not {group}")
+    if not (1 <= group <= 8 or group == MAX_GROUP):
+        raise ValueError(f"blocks per group must be 1..8 or {MAX_GROUP}, not {group}")
     n = len(M.karatsuba_plan(4).operands)
     hk = hk_per_power(core) * group
     pairs = sum(1 for c in range(M.HOLE_STRIDE) for g in hole_groups(c, True) if len(g) > 1)
     head = _CTMUL_HEADER.format(
         core=core, nprod=n if wide else 2 * n, hk=hk, hkb=4 * hk, group=group,
         group_m1=group - 1, per=hk_per_power(core),
-        tail=(f"Of the last\n * nblocks mod {group} blocks, {TAIL_GROUP[group]} go as one group (H^{TAIL_GROUP[group]}..H^1) "
-              f"when that many remain; the rest of the" if group in TAIL_GROUP else "The last"),
+        tail=(_tail_text(group) if group in TAIL_GROUP else "The last"),
         pairs=(f": {pairs} pairs per product are added with UMLAL" if wide else
                ": MUL results are only XORed here"),
         core_note=(_NOTE_M4 if wide else _NOTE_M3).rstrip("\n"))
