@@ -36,31 +36,46 @@ def check_keybits(keybits: int) -> int:
     return ROUNDS[keybits]
 
 
-def emit_transpose32(b: Builder, x: list[int]) -> list[int]:
-    """x[k] bit p -> y[p] bit k (Hacker's Delight's 32x32 transpose as SWAPMOVEs)."""
-    x = list(x)
-    for n, mask in TRANSPOSE_STEPS:
-        for k in range(WORDS):
-            if not k & n:
-                # swaps x[k]'s bits at mask << n with x[k + n]'s bits at mask
+#: the transpose's stages commute (each swaps one bit of the word index with the same bit of the
+#: bit position): ACROSS mixes words 8 and 16 apart, WITHIN the eight words of a row
+ACROSS, WITHIN = TRANSPOSE_STEPS[:2], TRANSPOSE_STEPS[2:]
+
+
+def emit_stages(b: Builder, x: dict, steps) -> dict:
+    """The SWAPMOVEs of ``steps`` between the words of ``x`` ({index: vreg}, in place): x[k]'s
+    bits at mask << n swap with x[k + n]'s bits at mask (Hacker's Delight's transpose)."""
+    for n, mask in steps:
+        for k in sorted(x):
+            if not k & n and k + n in x:
                 x[k], x[k + n] = emit_swapmove(b, x[k], x[k + n], mask, n)
     return x
 
 
-def _word_index(block: int, column: int) -> int:
-    return 8 * column + block
+def emit_pack_across(b: Builder, words: list[int]) -> list[int]:
+    """in[4b + c] (block b, column c, byte r at bits 8r..) as x[8c + b], then the ACROSS stages
+    block by block (a block's four words): z[8r + b] holds bits 8c + i."""
+    z = [0] * WORDS
+    for blk in range(BLOCKS):
+        for k, v in emit_stages(b, {8 * c + blk: words[4 * blk + c] for c in range(4)}, ACROSS).items():
+            z[k] = v
+    return z
 
 
-def emit_pack(b: Builder, words: list[int]) -> list[list[int]]:
-    """in[4b + c] (block b, column c, byte r at bits 8r..) -> state[r][i]."""
-    x = [words[4 * (w % 8) + w // 8] for w in range(WORDS)]      # x[8c + b] = in[4b + c]
-    y = emit_transpose32(b, x)                                    # y[8r + i] bit 8c + b
-    return [[y[8 * r + i] for i in range(8)] for r in range(4)]
+def emit_pack_row(b: Builder, z: list[int], r: int) -> list[int]:
+    """Row r's eight state words (bit i at index i) from z: the WITHIN stages."""
+    x = emit_stages(b, {8 * r + q: z[8 * r + q] for q in range(8)}, WITHIN)
+    return [x[8 * r + i] for i in range(8)]
 
 
-def emit_unpack(b: Builder, state: list[list[int]]) -> list[int]:
-    y = emit_transpose32(b, [state[r][i] for r in range(4) for i in range(8)])
-    return [y[8 * c + blk] for blk in range(BLOCKS) for c in range(4)]
+def emit_unpack_row(b: Builder, row: list[int], r: int) -> list[int]:
+    x = emit_stages(b, {8 * r + i: row[i] for i in range(8)}, WITHIN)
+    return [x[8 * r + q] for q in range(8)]
+
+
+def emit_unpack_across(b: Builder, y: list[int], blk: int) -> list[int]:
+    """Block blk's four natural words (columns 0-3) from the rows' unpacked words."""
+    x = emit_stages(b, {8 * m + blk: y[8 * m + blk] for m in range(4)}, ACROSS)
+    return [x[8 * c + blk] for c in range(4)]
 
 
 def emit_mixcolumns(b: Builder, x: list[list[int]], key=None, mark=lambda: None) -> list[list[int]]:
@@ -108,9 +123,11 @@ def emit_natural_round_key(b: Builder, words: list[int], at: int) -> list[int]:
 
 def encrypt8_ir(keybits: int, circuit: str = aes_sbox.DEFAULT, phases: list | None = None) -> Program:
     """IR program: out[0..31] = AES-Enc(rk, in[0..31]) for eight blocks (module docstring).
-    ``phases`` (optional) gets, for every op, the number of the phase it belongs to (packing,
-    each row's S-box and ShiftRows, each round's MixColumns and AddRoundKey, unpacking: in
-    program order), for a scheduler that keeps them apart (``segments``)."""
+    The transpose is split where its stages let it be: the ACROSS stages block by block before
+    the first round and after the last, the WITHIN stages of a row next to that row's first and
+    last S-box, so a row is packed when its S-box needs it.  ``phases`` (optional) gets, for every
+    op, the number of its phase (packing, each row's S-box and ShiftRows, MixColumns bit by bit,
+    unpacking: in program order), for a scheduler that keeps them apart (``segments``)."""
     nr = check_keybits(keybits)
     b = Builder(f"aes{keybits}_barrel_encrypt8")
     b.declare("in", WORDS, "r")
@@ -119,19 +136,24 @@ def encrypt8_ir(keybits: int, circuit: str = aes_sbox.DEFAULT, phases: list | No
     starts = []
     mark = lambda: starts.append(len(b.ops))
     mark()
-    state = emit_pack(b, emit_natural_round_key(b, [b.ld("in", k) for k in range(WORDS)], 0))
+    z = emit_pack_across(b, emit_natural_round_key(b, [b.ld("in", k) for k in range(WORDS)], 0))
+    state: list = [None] * 4
     for j in range(1, nr + 1):
         rows = []
-        for r, row in enumerate(state):
+        for r in range(4):
             mark()
-            out = emit_sbox(b, row, circuit)
-            rows.append(out if r == 0 else [b.ror(x, 8 * r) for x in out])    # ShiftRows
+            out = emit_sbox(b, emit_pack_row(b, z, r) if j == 1 else state[r], circuit)
+            out = out if r == 0 else [b.ror(x, 8 * r) for x in out]          # ShiftRows
+            rows.append(out if j < nr else emit_unpack_row(b, out, r))
         state = emit_mixcolumns(b, rows, lambda r, i, v: add_round_key_word(b, j, r, i, v), mark) \
             if j < nr else rows
     mark()
+    y = [w for row in state for w in row]
     last = 4 + WORDS * (nr - 1)
-    for k, w in enumerate(emit_natural_round_key(b, emit_unpack(b, state), last)):
-        b.st("out", k, w)
+    k = [b.ld("rk", last + c) for c in range(4)]
+    for blk in range(BLOCKS):
+        for c, w in enumerate(emit_unpack_across(b, y, blk)):
+            b.st("out", 4 * blk + c, b.eor(w, k[c]))
     prog = b.finish()
     if phases is not None:
         assert len(prog.ops) == len(b.ops), "dead ops: the phases would not match"
