@@ -47,7 +47,7 @@ def keyschedule_c(prefix: str, keybits: int) -> str:
 static void {prefix}_bsr_keyschedule(uint32_t *rk, const uint8_t *key)
 {{
     uint32_t w[{n}], t, row, x, rc = 1u;
-    volatile uint32_t *vw = w;
+    volatile uint32_t *vw = w, *vrk = rk;   /* volatile: no loop becomes a memcpy/memset call */
     unsigned i, j, r, c;
     for (i = 0; i < {nk}u; i++)
         w[i] = (uint32_t)key[4 * i] | (uint32_t)key[4 * i + 1] << 8 | (uint32_t)key[4 * i + 2] << 16
@@ -63,8 +63,8 @@ static void {prefix}_bsr_keyschedule(uint32_t *rk, const uint8_t *key)
         w[i] = w[i - {nk}] ^ t;
     }}
     for (c = 0; c < 4u; c++) {{
-        rk[c] = w[c];
-        rk[{4 + 32 * (nr - 1)} + c] = w[{4 * nr} + c] ^ {ones:#010x}u;
+        vrk[c] = w[c];
+        vrk[{4 + 32 * (nr - 1)} + c] = w[{4 * nr} + c] ^ {ones:#010x}u;
     }}
     for (j = 1; j < {nr}u; j++)
         for (r = 0; r < 4u; r++) {{
