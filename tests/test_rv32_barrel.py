@@ -120,3 +120,41 @@ def test_the_drops_beat_published_barrel_shiftrows_in_our_harness(name, cipher, 
     assert met["ecb_cycles_per_block"]["64"] / 16 < peer
     facts = met["kernel_facts"]["aes_encrypt8"]
     assert facts["rotations"] == 24 * B.ROUNDS[keybits] and met["kernel_cycles"]["aes_encrypt8"] > 0
+
+
+@pytest.mark.parametrize("offset", [0, 1])
+def test_ctr_pairs_steps_the_counters_across_the_wrap(offset, tmp_path):
+    """barrel_c.loops_c's ctr_pairs on the host, the kernels replaced by E(x) = x: out = in ^ the
+    counter blocks, which must be prefix || ctr + k mod 2^32 through the 8-block runs and the
+    2-block tail, and cb must be left at the next two counters (aligned and unaligned buffers)."""
+    stub = ("static void t_aes_encrypt8_rv32(const uint32_t *rk, uint32_t *o, const uint32_t *i)\n"
+            "{ unsigned k; (void)rk; for (k = 0; k < 32u; k++) o[k] = i[k]; }\n"
+            "static void t_aes_encrypt8(const uint32_t *rk, uint8_t *o, const uint8_t *i)\n"
+            "{ unsigned k; (void)rk; for (k = 0; k < 128u; k++) o[k] = i[k]; }\n"
+            "static void t_aes_encrypt2_rv32(const uint32_t *rk, uint32_t *o, const uint32_t *i)\n"
+            "{ unsigned k; (void)rk; for (k = 0; k < 8u; k++) o[k] = i[k]; }\n"
+            "static void t_aes_encrypt2(const uint32_t *rk, uint8_t *o, const uint8_t *i)\n"
+            "{ unsigned k; (void)rk; for (k = 0; k < 32u; k++) o[k] = i[k]; }\n")
+    pairs, ctr0 = 7, 0xFFFFFFFA
+    prefix = bytes(range(0xA0, 0xAC))
+    msg = random.Random(offset).randbytes(32 * pairs)
+    cb = prefix + ctr0.to_bytes(4, "big") + prefix + (ctr0 + 1).to_bytes(4, "big")
+    arr = lambda b: "{" + ", ".join(map(str, b)) + "}"
+    src = tmp_path / "ctr.c"
+    src.write_text(
+        "#include <stdint.h>\n#include <stddef.h>\n#include <stdio.h>\n" + stub + barrel_c.loops_c("t", 0) +
+        "int main(void)\n{\n"
+        f"    static uint32_t inw[{8 * pairs + 1}], outw[{8 * pairs + 1}];\n"
+        f"    static const uint8_t msg[] = {arr(msg)};\n    uint8_t cb[] = {arr(cb)};\n"
+        f"    uint8_t *in = (uint8_t *)inw + {offset}, *out = (uint8_t *)outw + {offset};\n"
+        "    unsigned k;\n    uint32_t rk[1] = {0};\n    (void)t_aes_encrypt_pairs;\n"
+        f"    for (k = 0; k < {32 * pairs}u; k++) in[k] = msg[k];\n"
+        f"    t_ctr_pairs(rk, out, cb, in, {pairs}u);\n"
+        f"    for (k = 0; k < {32 * pairs}u; k++) printf(\"%02x\", out[k]);\n"
+        "    printf(\"\\n\");\n    for (k = 0; k < 32u; k++) printf(\"%02x\", cb[k]);\n    printf(\"\\n\");\n    return 0;\n}\n")
+    subprocess.run(["gcc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-o", tmp_path / "ctr", src], check=True)
+    out_hex, cb_hex = subprocess.run([tmp_path / "ctr"], capture_output=True, text=True, check=True).stdout.split()
+    stream = b"".join(prefix + ((ctr0 + k) % 2**32).to_bytes(4, "big") for k in range(2 * pairs))
+    assert bytes.fromhex(out_hex) == bytes(m ^ s for m, s in zip(msg, stream))
+    nxt = (ctr0 + 2 * pairs) % 2**32
+    assert bytes.fromhex(cb_hex) == prefix + nxt.to_bytes(4, "big") + prefix + ((nxt + 1) % 2**32).to_bytes(4, "big")
