@@ -40,11 +40,17 @@ class Compiled:
     seed: int
 
 
-def compile_function(prog: ir.Program, seed: int = 0) -> Compiled:
+def compile_function(prog: ir.Program, seed: int = 0, phases: list | None = None,
+                     alloc_options: dict | None = None) -> Compiled:
+    """``phases`` (optional, one number per op of ``prog``): the list scheduler takes the ops
+    phase by phase (its ``segments``), for programs whose live values exceed the registers unless
+    their parts are kept apart (barrel-shiftrows AES: gen/kernels/aes/barrel.py).
+    ``alloc_options``: extra arguments of regalloc.allocate (``recompute``, ``remat_bonus``)."""
     stats: dict = {}
     split = rv32_split.split(prog, stats)
-    order = listsched.schedule(split, seed, "pressure")
-    alloc = regalloc.allocate(split, order, BASES, regs=REGS, seed=seed, isa=R.RV32)
+    segments = None if phases is None else [phases[o] for o in stats["origin"]]
+    order = listsched.schedule(split, seed, "pressure", segments=segments)
+    alloc = regalloc.allocate(split, order, BASES, regs=REGS, seed=seed, isa=R.RV32, **(alloc_options or {}))
     regalloc.check_allocation(split, order, alloc, BASES, isa=R.RV32)
     body = R.expand_constants(alloc.insns)
     body = inorder_post.schedule(body, CORE, R.RV32, readonly=frozenset(alloc.readonly))
@@ -66,9 +72,9 @@ def compile_function(prog: ir.Program, seed: int = 0) -> Compiled:
                     stack_bytes=frame, used_regs=len(set(alloc.used_regs) & set(REGS)), seed=seed)
 
 
-def cheapest(prog: ir.Program, seeds=SEEDS) -> Compiled:
+def cheapest(prog: ir.Program, seeds=SEEDS, phases: list | None = None, alloc_options: dict | None = None) -> Compiled:
     """The kernel of the fewest modelled cycles over ``seeds`` (the first on a tie)."""
-    return min((compile_function(prog, s) for s in seeds), key=lambda c: (c.cycles, c.seed))
+    return min((compile_function(prog, s, phases, alloc_options) for s in seeds), key=lambda c: (c.cycles, c.seed))
 
 
 def facts(c: Compiled) -> dict:

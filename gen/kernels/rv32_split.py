@@ -22,8 +22,9 @@ from gen.isa.rv32 import is_imm
 
 
 def split(program: ir.Program, stats: dict | None = None) -> ir.Program:
-    """``stats`` (optional) gets ``rotations`` (spelled as three instructions) and
-    ``rotations_as_shifts`` (lowered to one shift: nothing wraps)."""
+    """``stats`` (optional) gets ``rotations`` (spelled as three instructions),
+    ``rotations_as_shifts`` (lowered to one shift: nothing wraps) and ``origin`` (for each op of
+    the result, the index of the op of ``program`` it comes from)."""
     b = ir.Builder(program.name + "_rv32")
     counts = {"rotations": 0, "rotations_as_shifts": 0}
     for mem, (size, rw) in program.mems.items():
@@ -67,7 +68,9 @@ def split(program: ir.Program, stats: dict | None = None) -> ir.Program:
             inverted[v] = b.mvn(v)
         return inverted[v]
 
-    for op in program.ops:
+    origin: list[int] = []
+    for n, op in enumerate(program.ops):
+        origin.extend([n - 1] * (len(b.ops) - len(origin)))
         r = lambda x: None if x is None else ren[x]
         k = op.kind
         if k == "st":
@@ -98,6 +101,9 @@ def split(program: ir.Program, stats: dict | None = None) -> ir.Program:
         else:
             ma = known.get(r(op.a), ir.MASK32)
             ren[op.dst] = note(b.alu(k, r(op.a), y, imm=imm), ma & my if k == "and" else ma | my)
+    origin.extend([len(program.ops) - 1] * (len(b.ops) - len(origin)))
+    out = b.finish()
+    assert len(out.ops) == len(origin), "the split left dead ops"
     if stats is not None:
-        stats.update(counts)
-    return b.finish()
+        stats.update(counts, origin=origin)
+    return out

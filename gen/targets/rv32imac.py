@@ -34,6 +34,20 @@ ASM_FAMILIES = tuple(RV32_PROGRAMS)
 
 def kernels(config: Config) -> KernelSet:
     ks = replace(portable.kernels(config), target_guard=TARGET_GUARD)
+    if config.mode == "gcm" and config.face == "off":
+        # barrel-shiftrows over 8 blocks for ECB and counter mode, fixsliced 2 blocks for the rest
+        # (H, E(J0), the last 0-3 pairs); sections[0] is the AES code (portable.aes_gcm_kernels'
+        # order): replaced; the glue's per-pair XOR (sections[2], ctr_xor) is not needed
+        keybits = 8 * config.spec.key_bytes
+        code, c2, c8 = aes_rv32.rv32_barrel_c(config.prefix, keybits, config.slicing)
+        nr = aes_rv32.AF.ROUNDS[keybits]
+        return replace(ks, sections=[code, ks.sections[1]], file_scope_asm=True,
+                       rk_words=aes_rv32.rk_words(keybits), ctr_pairs=True, encrypt_pairs=True,
+                       rk_comment=f"fixsliced ({config.slicing}) round keys, {nr + 1} x 8 words, then "
+                                  f"barrel-shiftrows ones, 2 x 4 + {nr - 1} x 32 words",
+                       kernel_cycles={"aes_encrypt2": c2.cycles, "aes_encrypt8": c8.cycles},
+                       kernel_facts={"aes_encrypt2": rv32_function.facts(c2),
+                                     "aes_encrypt8": rv32_function.facts(c8)})
     if config.mode == "gcm":
         code, c = aes_rv32.rv32_c(config.prefix, 8 * config.spec.key_bytes, config.slicing)
         name = "aes_encrypt2"

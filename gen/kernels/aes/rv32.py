@@ -1,21 +1,45 @@
-"""Fixsliced AES, two blocks per call, generated as RV32I assembly (issue 36, step 3): the same
-IR as every other AES kernel (gen/kernels/aes/fixsliced.encrypt2_ir) through
-gen/kernels/rv32_function.py (split for RV32: rotations become three instructions; scheduled,
-allocated onto RV32's registers, scheduled again for the E31's latencies), beside the portable
-target's C key schedule.
+"""AES for the RV32 GCM drops, generated as RV32I assembly (issue 36): the same IR as every other
+AES kernel through gen/kernels/rv32_function.py (split for RV32: rotations become three
+instructions; scheduled, allocated onto RV32's registers, scheduled again for the E31's latencies).
+
+* ``encrypt2``: fixsliced, two blocks (gen/kernels/aes/fixsliced.encrypt2_ir), beside the portable
+  target's C key schedule: H, E(J0), and the last 0-3 pairs of a run.
+* ``encrypt8``: barrel-shiftrows, eight blocks (gen/kernels/aes/barrel.py: MixColumns without a
+  rotation), compiled phase by phase, with its C key schedule and loops (gen/kernels/aes/barrel_c.py):
+  ECB and counter mode four pairs at a time.  The S-box circuit and seed: the fewest modelled cycles.
 """
 from __future__ import annotations
 
 from gen.circuits import aes_sbox
 from gen.kernels import rv32_function as F
+from gen.kernels.aes import barrel
+from gen.kernels.aes import barrel_c
 from gen.kernels.aes import fixsliced as AF
 
 #: the registers the kernels may give values (a0-a2 hold rk, out, in)
 REGS = F.REGS
+#: the S-box circuit of the 8-block kernel: bpc113 (113 gates) beats bp115 by 61 cycles on
+#: AES-128 (9,285 against 9,346, best of seeds 0-7; 12,557 / 12,626 on AES-256)
+BARREL_CIRCUIT = "bpc113"
+#: the allocator brings a spilled value back by one XOR when its operands are in registers
+#: (regalloc ``recompute``), and counts a value that looks recomputable as 4 times further away
+#: when choosing whom to evict: AES-128 9,169 -> 9,066 cycles before the frame (bonus 1: no
+#: change; 2: 9,093; 3: 9,072; 6: 9,084; best of seeds 0-7)
+BARREL_ALLOC = {"recompute": True, "remat_bonus": 4.0}
 
 
 def compile_encrypt2(keybits: int, slicing: str, seed: int = 0, circuit: str = aes_sbox.DEFAULT) -> F.Compiled:
     return F.compile_function(AF.encrypt2_ir(keybits, slicing, circuit), seed)
+
+
+def compile_encrypt8(keybits: int, seed: int = 0, circuit: str = BARREL_CIRCUIT) -> F.Compiled:
+    phases: list = []
+    return F.compile_function(barrel.encrypt8_ir(keybits, circuit, phases), seed, phases, BARREL_ALLOC)
+
+
+def cheapest_encrypt8(keybits: int, seeds=F.SEEDS, circuit: str = BARREL_CIRCUIT) -> F.Compiled:
+    phases: list = []
+    return F.cheapest(barrel.encrypt8_ir(keybits, circuit, phases), seeds, phases, BARREL_ALLOC)
 
 
 def rv32_c(prefix: str, keybits: int, slicing: str, seeds=F.SEEDS):
@@ -26,3 +50,32 @@ def rv32_c(prefix: str, keybits: int, slicing: str, seeds=F.SEEDS):
     text = (portable.head_c(keybits, slicing) + portable.keyschedule_c(prefix, keybits, slicing) + "\n"
             + F.c_text(f"{prefix}_aes_encrypt2", c, 8, 8, f"AES-{keybits} ({slicing}) on two blocks"))
     return text, c
+
+
+def fs_words(keybits: int) -> int:
+    return 8 * (AF.ROUNDS[keybits] + 1)
+
+
+def rk_words(keybits: int) -> int:
+    """The ctx's round keys: the fixsliced ones, then the barrel-shiftrows ones."""
+    return fs_words(keybits) + barrel.rk_words(AF.ROUNDS[keybits])
+
+
+def rv32_barrel_c(prefix: str, keybits: int, slicing: str, seeds=F.SEEDS):
+    """(C text, encrypt2's Compiled, encrypt8's Compiled): both kernels, ``{prefix}_aes_keyschedule``
+    writing both round-key layouts (rk_words), ``{prefix}_aes_encrypt_pairs`` and
+    ``{prefix}_ctr_pairs`` (barrel_c.loops_c)."""
+    from gen.kernels.aes import portable
+    c2 = F.cheapest(AF.encrypt2_ir(keybits, slicing, aes_sbox.DEFAULT), seeds)
+    c8 = cheapest_encrypt8(keybits, seeds)
+    fs, p = fs_words(keybits), prefix
+    text = (portable.head_c(keybits, slicing) + portable.keyschedule_c(f"{p}_fs", keybits, slicing) + "\n"
+            + barrel_c.keyschedule_c(p, keybits)
+            + f"\n/* Both layouts: the fixsliced round keys (rk[0..{fs - 1}]), then the barrel-shiftrows ones. */\n"
+            f"static void {p}_aes_keyschedule(uint32_t *rk, const uint8_t *key)\n{{\n"
+            f"    {p}_fs_aes_keyschedule(rk, key);\n    {p}_bsr_keyschedule(rk + {fs}, key);\n}}\n\n"
+            + F.c_text(f"{p}_aes_encrypt2", c2, 8, 8, f"AES-{keybits} ({slicing}) on two blocks")
+            + F.c_text(f"{p}_aes_encrypt8", c8, 32, 32,
+                       f"AES-{keybits} barrel-shiftrows (gen/kernels/aes/barrel.py, S-box {BARREL_CIRCUIT}) on eight blocks")
+            + barrel_c.loops_c(p, fs))
+    return text, c2, c8
