@@ -72,3 +72,18 @@ def test_encrypt2_with_me111_against_cryptography(kb, sl):
         out = run(enc, {"in": words(data), "rk": run(ks, {"key": words(key)})["rk"]})["out"]
         e = Cipher(algorithms.AES(key), modes.ECB()).encryptor()
         assert b"".join(w.to_bytes(4, "little") for w in out) == e.update(data) + e.finalize()
+
+
+def test_the_transplanted_start_order_of_me111_is_topological_and_prices():
+    """me111 shares no gate with bp115: the transplanted order must still put every gate after the
+    AddRoundKey ops it reads (it did not, and the segment's allocator lost a value)."""
+    from gen.kernels.aes import thumb2 as A
+    from gen.sched import listsched
+    kind = A.sbox_kind("me111")
+    prog = A.segment_program(kind)
+    order = A.sbox_order(A.ORDERS, kind) if kind in A.ORDERS else A.transplant(A.ORDERS["ark+sbox"], "me111")
+    where = {g: k for k, g in enumerate(order)}
+    preds = listsched.dependences(prog)
+    assert sorted(order) == list(range(len(prog.ops) - 16))
+    assert all(where[p - 8] < where[g] for g in order for p in preds[8 + g] if 8 <= p < len(prog.ops) - 8)
+    assert 150 < A.order_cycles(prog, list(order)) < 400
