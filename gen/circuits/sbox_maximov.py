@@ -116,30 +116,19 @@ def lower() -> tuple[tuple[str, str, str, str], ...]:
         out.append((store(dst), "xor", name[a], name[b]))
         name[dst], neg[dst] = store(dst), neg[a] ^ neg[b] ^ flip
 
-    def and_(dst, a, b, flip=False):
-        na, nb = neg[a], neg[b]
-        if not na and not nb:
-            g, n = (name[a], "and", name[b]), False
-        elif na and not nb:
-            g, n = (name[b], "bic", name[a]), False
-        elif nb and not na:
-            g, n = (name[a], "bic", name[b]), False
-        else:                                         # ~A & ~B = ~(A | B)
-            g, n = (name[a], "orr", name[b]), True
-        out.append((store(dst), g[1], g[0], g[2]))
-        name[dst], neg[dst] = store(dst), n ^ flip
+    # De Morgan: AND / OR of (true, true), of one complemented value (the op takes it second),
+    # of two complemented values (the dual op, its result complemented)
+    forms = {"and": ("and", "bic", "orr"), "or": ("orr", "orn", "and")}
 
-    def or_(dst, a, b, flip=False):
-        na, nb = neg[a], neg[b]
-        if not na and not nb:
-            g, n = (name[a], "orr", name[b]), False
-        elif na and not nb:
-            g, n = (name[b], "orn", name[a]), False
-        elif nb and not na:
-            g, n = (name[a], "orn", name[b]), False
-        else:                                         # ~A | ~B = ~(A & B)
-            g, n = (name[a], "and", name[b]), True
-        out.append((store(dst), g[1], g[0], g[2]))
+    def and_or(kind, dst, a, b, flip=False):
+        plain, mixed, dual = forms[kind]
+        if neg[a] and not neg[b]:
+            a, b = b, a
+        if neg[a]:
+            op, n = dual, True
+        else:
+            op, n = (mixed if neg[b] else plain), False
+        out.append((store(dst), op, name[a], name[b]))
         name[dst], neg[dst] = store(dst), n ^ flip
 
     for dst, op, *args in PAPER_GATES:
@@ -148,18 +137,18 @@ def lower() -> tuple[tuple[str, str, str, str], ...]:
         elif op in ("xor", "xnor"):
             xor(dst, *args, flip=op == "xnor")
         elif op in ("and", "nand"):
-            and_(dst, *args, flip=op == "nand")
+            and_or("and", dst, *args, flip=op == "nand")
         elif op in ("or", "nor"):
-            or_(dst, *args, flip=op == "nor")
+            and_or("or", dst, *args, flip=op == "nor")
         elif args[2] == "1":                          # s ? a : 1 = a | ~s
             assert op == "mux"
             s, a = args[0], args[1]
             neg["~" + s], name["~" + s] = not neg[s], name[s]
-            or_(dst, a, "~" + s)
+            and_or("or", dst, a, "~" + s)
         else:                                         # s ? a : b = b ^ (s & (a ^ b))
             s, a, b = args
             xor(dst + ".t", a, b)
-            and_(dst + ".m", s, dst + ".t")
+            and_or("and", dst + ".m", s, dst + ".t")
             xor(dst, b, dst + ".m", flip=op == "nmux")
     return tuple(out), frozenset(name[f"R{i}"] for i in range(8) if neg[f"R{i}"])
 
