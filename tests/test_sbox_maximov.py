@@ -87,3 +87,17 @@ def test_the_transplanted_start_order_of_me111_is_topological_and_prices():
     assert sorted(order) == list(range(len(prog.ops) - 16))
     assert all(where[p - 8] < where[g] for g in order for p in preds[8 + g] if 8 <= p < len(prog.ops) - 8)
     assert 150 < A.order_cycles(prog, list(order)) < 400
+
+
+def test_the_orders_guard_prices_me111_on_rijndael256_before_it_has_a_stored_order():
+    """The guard of `--space orders --kind=ark+sbox@me111 --write-orders` prices Rijndael-256's
+    kernel (its S-box segment is AES's, in the circuit being searched); with no stored me111 order
+    it read the table directly and raised KeyError after the whole chain had run."""
+    from gen import presets
+    from gen.explore import orders as EO
+    from gen.kernels.aes import thumb2 as A
+    kind = "ark+sbox@me111"
+    assert kind not in A.ORDERS
+    start = A.sbox_order(A.ORDERS, kind)
+    rows = EO.effect(EO.AES, kind, start, [presets.preset("rijndael256ecb-m4")])
+    assert rows and all(old == new > 0 for _, old, new in rows)     # the same order: the same cycles
