@@ -1,9 +1,11 @@
-"""The AES S-box as straight-line Boolean circuits, kept as data: two proven circuits.
+"""The AES S-box as straight-line Boolean circuits, kept as data: three proven circuits.
 
 ``bp115`` (``GATES``): J. Boyar and R. Peralta, "A new combinational logic minimization
 technique with applications to cryptology", SEA 2010 (LNCS 6049), 115 gates.
 ``bpc113`` (``GATES_BPC113``): Boyar, Peralta and Calik's SLP_AES_113
 (www.cs.yale.edu/homes/peralta/CircuitStuff/SLP_AES_113.txt), 113 gates.
+``me111``: Maximov and Ekdahl's forward S-box (TCHES 2019/4), 111 gates with NAND/NOR/MUX,
+lowered to 127 one-op Thumb-2 gates with tracked polarity (gen/circuits/sbox_maximov.py).
 ``x0``/``s0`` are bit 7.  The four XNORs are the affine constant 0x63, computed as XOR and folded
 into the next round key (``NOT_MASK``).  Gate counts, the choice by cycles, the folding argument:
 docs/internals/aes-kernels.md.
@@ -12,10 +14,13 @@ from __future__ import annotations
 
 from typing import Callable
 
+from gen.circuits import sbox_maximov
+
 INPUTS = tuple(f"x{i}" for i in range(8))     # x0 = bit 7 ... x7 = bit 0
 OUTPUTS = tuple(f"s{i}" for i in range(8))    # s0 = bit 7 ... s7 = bit 0
 
-# (dst, op, a, b) with op in {"xor", "and", "xnor"}; in evaluation order.
+# (dst, op, a, b) with op in {"xor", "and", "xnor"} (me111 also "bic" a & ~b, "orr", "orn" a | ~b);
+# in evaluation order.
 GATES: tuple[tuple[str, str, str, str], ...] = (
     # top linear layer (23 XOR)
     ("y14", "xor", "x3", "x5"), ("y13", "xor", "x0", "x6"), ("y9", "xor", "x0", "x3"),
@@ -79,10 +84,14 @@ BOTTOM_BPC113: tuple[tuple[str, str, str, str], ...] = (
 GATES_BPC113 = GATES[:[g[0] for g in GATES].index("t46")] + BOTTOM_BPC113
 
 #: the proven circuits by name; ``DEFAULT`` is the cipher's reference gate list (GATES)
-CIRCUITS = {"bp115": GATES, "bpc113": GATES_BPC113}
+CIRCUITS = {"bp115": GATES, "bpc113": GATES_BPC113, "me111": sbox_maximov.GATES}
 DEFAULT = "bp115"
 SOURCES = {"bp115": "Boyar & Peralta, SEA 2010, 115 gates",
-           "bpc113": "Boyar, Peralta & Calik, SLP_AES_113 (Circuit Minimization Team), 113 gates"}
+           "bpc113": "Boyar, Peralta & Calik, SLP_AES_113 (Circuit Minimization Team), 113 gates",
+           "me111": "Maximov & Ekdahl, TCHES 2019/4 (eprint 2019/802), 111 gates, 127 Thumb-2 ops"}
+#: circuits whose NOTs are not XNOR gates but complemented outputs (exactly NOT_MASK's bits): the
+#: folded form is the gate list itself, the unfolded one complements those outputs at the end
+OUTPUT_NOTS = {"me111": sbox_maximov.COMPLEMENTED}
 
 
 def circuit_gates(circuit: str) -> tuple:
@@ -112,6 +121,8 @@ def gates(remat=(), circuit: str = DEFAULT) -> tuple[tuple[str, str, str, str], 
     base = circuit_gates(circuit)
     if not remat:
         return base
+    if not supports_remat(circuit):
+        raise ValueError(f"S-box circuit {circuit!r} has no Boyar-Peralta top layer to recompute (REMAT)")
     out, done = [], set()
     prime = lambda n: n + "'" if n in done else n
     for g in base:
@@ -126,16 +137,27 @@ def gates(remat=(), circuit: str = DEFAULT) -> tuple[tuple[str, str, str, str], 
     return tuple(out)
 
 
+def supports_remat(circuit: str) -> bool:
+    """REMAT's identities name Boyar-Peralta's top-layer values (bp115, bpc113)."""
+    names = {g[0] for g in circuit_gates(circuit)} | set(INPUTS)
+    return all({y, a, b} <= names for y, a, b in REMAT)
+
+
 # The constant the XNOR gates contribute, as a byte (bit i of the S-box output).
 NOT_MASK = sum(1 << (7 - int(dst[1:])) for dst, op, _, _ in GATES if op == "xnor")
-assert all(sum(1 << (7 - int(d[1:])) for d, op, _, _ in g if op == "xnor") == NOT_MASK for g in CIRCUITS.values())
+_bits = lambda names: sum(1 << (7 - int(d[1:])) for d in names)
+assert all(_bits(d for d, op, _, _ in g if op == "xnor") == NOT_MASK for c, g in CIRCUITS.items() if c not in OUTPUT_NOTS)
+assert all(_bits(n) == NOT_MASK and not any(op == "xnor" for _, op, _, _ in CIRCUITS[c])
+           for c, n in OUTPUT_NOTS.items())
 
 
 def emit(gate: Callable[[str, object, object], object], inputs: dict[str, object],
          fold_nots: bool = True, remat=(), circuit: str = DEFAULT) -> dict[str, object]:
-    """Walk the gate list, calling ``gate(op, a, b)`` for each gate ('xor' | 'and' | 'xnor').
+    """Walk the gate list, calling ``gate(op, a, b)`` for each gate ('xor' | 'and' | 'xnor', and
+    for me111 'bic' | 'orr' | 'orn').
 
-    With ``fold_nots`` every XNOR is handed out as 'xor' (the caller folds NOT_MASK elsewhere).
+    With ``fold_nots`` every XNOR is handed out as 'xor' (the caller folds NOT_MASK elsewhere);
+    without it, a circuit of OUTPUT_NOTS ends with ``gate('not', s, s)`` on its complemented outputs.
     Returns the values of ``s0..s7``.  Used by the kernels (IR emission) and the checks below.
     """
     env = dict(inputs)
@@ -143,14 +165,17 @@ def emit(gate: Callable[[str, object, object], object], inputs: dict[str, object
         if fold_nots and op == "xnor":
             op = "xor"
         env[dst] = gate(op, env[a], env[b])
+    if not fold_nots:
+        for name in OUTPUT_NOTS.get(circuit, ()):
+            env[name] = gate("not", env[name], env[name])
     return {name: env[name] for name in OUTPUTS}
 
 
 def eval_byte(x: int, fold_nots: bool = False, remat=(), circuit: str = DEFAULT) -> int:
     """Evaluate the circuit on one byte (bit-level, Python ints)."""
     def gate(op, a, b):
-        if op == "and":
-            return a & b
+        if op in ("and", "bic", "orr", "orn", "not"):
+            return {"and": a & b, "bic": a & ~b & 1, "orr": a | b, "orn": (a | ~b) & 1, "not": a ^ 1}[op]
         v = a ^ b
         return v ^ 1 if op == "xnor" else v
     ins = {f"x{i}": (x >> (7 - i)) & 1 for i in range(8)}
@@ -189,7 +214,7 @@ def sbox_reference(x: int) -> int:
 
 def check(circuit: str = DEFAULT) -> list[int]:
     """Inputs where the circuit disagrees with the reference (empty list = correct)."""
-    full = [y for y, _, _ in REMAT]
+    full = [y for y, _, _ in REMAT] if supports_remat(circuit) else []
     ev = lambda x, **kw: eval_byte(x, circuit=circuit, **kw)
     return [x for x in range(256)
             if ev(x) != sbox_reference(x)
@@ -200,7 +225,8 @@ def check(circuit: str = DEFAULT) -> list[int]:
 
 
 def gate_counts(circuit: str = DEFAULT) -> dict:
-    return {op: sum(1 for g in circuit_gates(circuit) if g[1] == op) for op in ("xor", "xnor", "and")}
+    ops = ("xor", "xnor", "and") + (("bic", "orr", "orn") if circuit in OUTPUT_NOTS else ())
+    return {op: sum(1 for g in circuit_gates(circuit) if g[1] == op) for op in ops}
 
 
 GATE_COUNTS = gate_counts()

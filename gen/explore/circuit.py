@@ -1,5 +1,6 @@
 """`slicegen explore --space circuit`: which proven S-box circuit the Thumb-2 AES encrypt2 kernel
-evaluates (gen/circuits/aes_sbox.CIRCUITS: Boyar-Peralta's 115 gates, Boyar-Peralta-Calik's 113).
+evaluates (gen/circuits/aes_sbox.CIRCUITS: Boyar-Peralta's 115 gates, Boyar-Peralta-Calik's 113,
+Maximov-Ekdahl's 111 lowered to 127 Thumb-2 ops).
 
 Fewer gates are not fewer cycles (the kernel is spill-bound): each circuit, with its own stored
 order, is scored on the whole kernel and run in Unicorn against its IR; the stored ``CIRCUIT`` is

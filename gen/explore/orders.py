@@ -469,7 +469,7 @@ def _readers_of_aes_orders(config: Config, kind: str) -> list:
     if config.spec.family == "rijndael256" and kind == _r256().sbox_kind() and kind not in _r256().OWN_ORDERS:
         r256 = _r256()
         return [lambda orders: {f" (AES's {kind})": _r256_compile(
-            config, dict(r256.ORDERS, **{kind: orders[kind]})).cycles}]
+            config, dict(r256.ORDERS, **{kind: aes_thumb2.sbox_order(orders, kind)})).cycles}]
     if config.spec.family != "aes" or config.mode != "gcm":
         return []
     if config.objective == "speed" and config.face == "off" and reads(config, kind, AES):   # GCM's bulk

@@ -78,7 +78,7 @@ def spill_floor(floor: Floor, registers: int) -> int:
 def main() -> None:     # pragma: no cover - prints the figures of docs/cortex-m4.md
     from gen.explore.cpsat import REGISTERS, maxlive
     from gen.kernels.aes import breakdown as B, ecb_thumb2, thumb2 as A
-    for kind in ("ark+sbox", "ark+sbox@bpc113", "-lin:0:1", "-lin:0:3", "-lin:0:2", "-lin:0:0"):
+    for kind in ("ark+sbox", "ark+sbox@bpc113", "ark+sbox@me111", "-lin:0:1", "-lin:0:3", "-lin:0:2", "-lin:0:0"):
         prog = A.segment_program(kind)
         order = A.sbox_order(A.ORDERS, kind) if "sbox" in kind else A.ORDERS.get(kind)
         f = certain_live(prog)

@@ -70,8 +70,8 @@ SBOX_REMAT: tuple = ()
 def emit_sbox(b: Builder, planes: list[int], circuit: str = aes_sbox.DEFAULT) -> list[int]:
     """Bitsliced S-box, NOTs folded (computes S(x) ^ 0x63 per byte); plane i = bit i;
     ``circuit``: one of aes_sbox.CIRCUITS."""
-    def gate(op, x, y):
-        return b.and_(x, y) if op == "and" else b.eor(x, y)
+    def gate(op, x, y):     # me111's gates also BIC/ORR/ORN (aes_sbox.emit)
+        return {"and": b.and_, "bic": b.bic, "orr": b.orr, "orn": b.orn}.get(op, b.eor)(x, y)
     outs = aes_sbox.emit(gate, {f"x{i}": planes[7 - i] for i in range(8)}, fold_nots=True,
                          remat=SBOX_REMAT, circuit=circuit)
     return [outs[f"s{7 - i}"] for i in range(8)]

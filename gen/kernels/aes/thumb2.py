@@ -447,12 +447,16 @@ def transplant(order, circuit: str) -> tuple:
     circuit shares the reference's gates up to its bottom layer (aes_sbox: the top layer and the
     middle, in the same positions), which keep their places; each slot of a reference bottom gate
     takes the first of ``circuit``'s bottom gates (in its gate-list order) whose operands are
-    ready, and the rest follow at the end.  A deterministic start for annealing that circuit."""
+    ready, and the rest follow at the end.  A deterministic start for annealing that circuit.
+    A circuit with another top layer (me111) shares nothing: its gates also wait for the
+    AddRoundKey ops they read, which keep their places."""
     ref, own = aes_sbox.GATES, aes_sbox.circuit_gates(circuit)
     shared = next((k for k, (g, h) in enumerate(zip(ref, own)) if g != h), min(len(ref), len(own)))
     n_ark = ARK_OPS
-    pos = {g[0]: n_ark + k for k, g in enumerate(own)}
-    deps = {n_ark + k: [pos[a] for a in g[2:] if a in pos] for k, g in enumerate(own)}
+    prog = segment_program(sbox_kind(circuit))
+    assert len(prog.ops) == 16 + n_ark + len(own)
+    preds = listsched.dependences(prog)
+    deps = {q: [p - 8 for p in preds[8 + q] if 8 <= p < 8 + n_ark + len(own)] for q in range(n_ark, n_ark + len(own))}
     queue = list(range(n_ark + shared, n_ark + len(own)))
     out, done = [], set()
 
