@@ -22,7 +22,9 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
-.PHONY: all setup toolchain test vendor-check regen-check fuzz fuzz-live mbedtls-check mbedtls-psa-m4-check clean-venv
+# `make mixcolumns-bound` runs the two searches behind SPEEDY's RV32 MixColumns bound to the end
+# (docs/riscv.md; single process, niced; tests/test_mixcolumns_bound.py runs them on small instances).
+.PHONY: mixcolumns-bound all setup toolchain test vendor-check regen-check fuzz fuzz-live mbedtls-check mbedtls-psa-m4-check clean-venv
 
 all: setup
 	$(PY) -m gen build --defaults -j $(JOBS) -o out
@@ -75,6 +77,10 @@ toolchain:
 
 test: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider
+
+mixcolumns-bound: setup
+	nice $(PY) -m gen.circuits.rotxor_cost --budget 20
+	nice $(PY) -m gen.circuits.shiftxor_min --upto 19
 
 vendor-check: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider tests/test_vendoring.py --vendor-all

@@ -1,0 +1,66 @@
+"""SPEEDY's MixColumns column on RV32I (no rotate): the searches behind docs/riscv.md's bound,
+each asserted here on an instance small enough for seconds; the full runs are
+``make mixcolumns-bound`` (gen/circuits/rotxor_cost.py, gen/circuits/shiftxor_min.py)."""
+from gen.ciphers import speedy
+from gen.circuits import rotxor_chain, rotxor_cost, shiftxor_min
+from gen.kernels.speedy.rounds import mix_plan
+
+T = rotxor_chain.mask_of(speedy.MC_OFFSETS)
+
+
+def test_the_searches_know_speedys_offsets():
+    assert shiftxor_min.SPEEDY_MC == speedy.MC_OFFSETS
+
+
+def _mix_plan_as_shifts() -> list:
+    """The kernel's 20-instruction column (mix_plan: t = x ^ rotl(x, d), then XORs of rotations
+    of t and x), every rotation spelled slli, srli, or (as XOR of disjoint parts)."""
+    d, bases, singles = mix_plan(speedy.MC_OFFSETS)
+    prog: list = []
+
+    def rot_xor(acc, src, k):            # acc ^ rotl(src, k): 4 instructions
+        n = len(prog) + 1
+        prog.extend([(k, src, None), (-(32 - k), src, None), (0, n, n + 1), (0, acc, n + 2)])
+        return n + 3
+
+    t = rot_xor(0, 0, d)
+    terms = [(t, a) for a in bases] + [(0, s) for s in singles]
+    (acc, r0), rest = terms[0], terms[1:]
+    assert r0 == 0 and acc == t
+    for src, a in rest:
+        acc = rot_xor(acc, src, a)
+    return prog
+
+
+def test_the_kernels_column_is_20_instructions_and_right_on_every_word():
+    prog = _mix_plan_as_shifts()
+    assert len(prog) == 20
+    assert shiftxor_min.computes(prog, speedy.MC_OFFSETS) == 0
+    broken = prog[:-1] + [(0, prog[-1][1], 1)]
+    assert shiftxor_min.computes(broken, speedy.MC_OFFSETS) is None
+
+
+def test_rotation_model_search_is_exact_on_small_targets():
+    # (1 + z^5) takes one rotate-and-XOR; (1 + z)(1 + z^2) and (1 + z^5)(1 + z^21) two
+    assert rotxor_cost.min_cost(rotxor_chain.mask_of((0, 5)), 8) == 4
+    assert rotxor_cost.min_cost(rotxor_chain.mask_of((0, 1, 2, 3)), 10) == 8
+    assert rotxor_cost.min_cost(rotxor_chain.mask_of((0, 5, 21, 26)), 10) == 8
+    # weight 3 needs two rotations whatever the plain XORs: 8, and nothing at 7
+    assert rotxor_cost.min_cost(rotxor_chain.mask_of((0, 3, 7)), 7) is None
+    assert rotxor_cost.min_cost(rotxor_chain.mask_of((0, 3, 7)), 8) == 8
+
+
+def test_rotation_model_speedy_nothing_within_9():
+    assert rotxor_cost.min_cost(T, 9) is None
+
+
+def test_shift_model_search_finds_the_minimum_and_proves_below_it():
+    st, prog, r, _ = shiftxor_min.exact_n(4, (0, 5))
+    assert st == "sat" and len(prog) == 4 and shiftxor_min.computes(prog, (0, 5)) == r
+    # nothing of 3: the counter-example loop ended on UNSAT
+    assert shiftxor_min.exact_n(3, (0, 5))[0] == "unsat"
+
+
+def test_shift_model_speedy_nothing_within_3():
+    n, proofs = shiftxor_min.min_cost(speedy.MC_OFFSETS, 3)
+    assert n is None and [p[0] for p in proofs] == [1, 2, 3]
