@@ -40,6 +40,18 @@ def test_the_kernels_column_is_20_instructions_and_right_on_every_word():
     assert shiftxor_min.computes(broken, speedy.MC_OFFSETS) is None
 
 
+def test_a_column_without_rotations_costs_22():
+    """Left shifts: u = x ^ x << 5, u ^ u << 21 ^ ((x << 6 ^ x) << 8 ^ x) << 1 (10); right shifts:
+    a Horner chain for x >> 6 ^ x >> 11 ^ x >> 17 ^ x >> 23 ^ x >> 27 ^ x >> 31 (11); one XOR."""
+    left = [(5, 0, None), (0, 0, 1), (21, 2, None), (0, 2, 3), (6, 0, None), (0, 0, 5),
+            (8, 6, None), (0, 0, 7), (1, 8, None), (0, 4, 9)]
+    right = [(-4, 0, None), (0, 0, 11), (-4, 12, None), (0, 0, 13), (-6, 14, None), (0, 0, 15),
+             (-6, 16, None), (0, 0, 17), (-5, 18, None), (0, 0, 19), (-6, 20, None)]
+    prog = left + right + [(0, 10, 21)]          # L ^ R
+    assert len(prog) == 22
+    assert shiftxor_min.computes(prog, speedy.MC_OFFSETS) == 0
+
+
 def test_rotation_model_search_is_exact_on_small_targets():
     # (1 + z^5) takes one rotate-and-XOR; (1 + z)(1 + z^2) and (1 + z^5)(1 + z^21) two
     assert rotxor_cost.min_cost(rotxor_chain.mask_of((0, 5)), 8) == 4
