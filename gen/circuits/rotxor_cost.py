@@ -19,8 +19,9 @@ drops a program of least cost:
 * the last moves are solved instead of enumerated: target = a ^ b (1), a ^ b ^ c (2), a ^
   rotl(b, k) (4), each with every pending value among its operands;
 * states are memoised as (values, pending) with the largest budget they were searched with;
-* a value of the target's weight w needs at least ceil(log2(w / W)) more XORs, W the heaviest
-  value built (a XOR at most adds weights).
+* every value is a XOR of x and the rotations' outputs, so none weighs more than M, the heaviest
+  XOR of them, and a rotation at most doubles M: a target of weight w needs ceil(log2(w / M))
+  more rotations (3 each), beside the XORs the pending values need.
 
     .venv/bin/python -m gen.circuits.rotxor_cost      # SPEEDY's MixColumns: 20, nothing at 19
 
@@ -100,19 +101,26 @@ def w_goal(goal: set) -> int:
     return _weight(next(iter(goal)))
 
 
+@lru_cache(maxsize=1 << 16)
+def _heaviest(gens: tuple) -> int:
+    span = {0}
+    for g in gens:
+        span |= {v ^ g for v in span}
+    return max(bin(v).count("1") for v in span)
+
+
 def _search(vals: tuple, pending: frozenset, rotated: frozenset, left: int, goal: set, memo: dict) -> bool:
     if _finish(vals, pending, rotated, left, goal):
         return True
-    # the output needs a XOR, and every pending value but one more must be consumed by XORs
-    if left < max(2, len(pending) - 1):
+    # every value is a XOR of x and the rotations' outputs, so none weighs more than M, the
+    # heaviest XOR of them, and a rotation at most doubles M: r more rotations are needed (3 each);
+    # every pending value but one must be consumed by a XOR, and the output is one
+    m = _heaviest((1,) + tuple(sorted(rotated)))
+    r = 0
+    while m << r < w_goal(goal):
+        r += 1
+    if left < ROT * r + max(2 if r == 0 else 1, len(pending) - 1):
         return False
-    if not any(v in goal for v in vals):
-        w_max = max(bin(v).count("1") for v in vals)
-        need = 0
-        while w_max << need < w_goal(goal):
-            need += 1
-        if left < need:
-            return False
     key = (vals, pending)
     if memo.get(key, -1) >= left:
         return False
