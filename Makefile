@@ -23,7 +23,7 @@ STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
 # `make mixcolumns-bound` runs the two searches behind SPEEDY's RV32 MixColumns bound to the end
-# (docs/riscv.md; single process, niced; tests/test_mixcolumns_bound.py runs them on small instances).
+# (docs/riscv.md; single process, niced; tests/test_speedy_rv32_bound.py runs them on small instances).
 .PHONY: mixcolumns-bound all setup toolchain test vendor-check regen-check fuzz fuzz-live mbedtls-check mbedtls-psa-m4-check clean-venv
 
 all: setup
