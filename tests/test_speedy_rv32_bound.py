@@ -3,7 +3,7 @@ searches, each asserted on an instance small enough for seconds (the full runs: 
 mixcolumns-bound``, gen/circuits/rotxor_cost.py and gen/circuits/shiftxor_min.py); the packing
 transposes: the alternatives measured as no cheaper."""
 from gen.ciphers import speedy
-from gen.circuits import rotxor_chain, rotxor_cost, shiftxor_min
+from gen.circuits import rotxor_chain, rotxor_cost, shiftxor_bound, shiftxor_min
 from gen.kernels import bitperm
 from gen.kernels.speedy import layout
 from gen.kernels.speedy.rounds import mix_plan
@@ -105,3 +105,32 @@ def test_a_direct_gather_to_columns_costs_more_than_the_network():
     assert rv32_ops(direct) == 276
     # today's: halves 24 + gather 62 + network 68 ALU instructions after the RV32 split
     assert rv32_ops(_l_gather(1, 0)) == 62
+
+
+# ---- with any shifts: at least 9 instructions a column (gen/circuits/shiftxor_bound.py) ----
+
+def test_doubling_chains_none_computes_speedys_column():
+    passing, found = shiftxor_bound.doubling_chains(speedy.MC_OFFSETS)
+    assert found == [] and passing == 0
+
+
+def test_the_chain_filter_keeps_what_it_must():
+    # {0, 16}: diagonals 0, 16, -16, the path offsets of any chain starting (16, -16)
+    assert shiftxor_bound.diagonals((0, 16), 0) == {0, 16, -16}
+    carrying = set(shiftxor_bound.chains_carrying((0, 16)))
+    assert all((16, -16, c, d) in carrying for c in shiftxor_bound.SHIFTS for d in shiftxor_bound.SHIFTS)
+    # a chain's program is what the argument counts: 8 instructions, 16 paths
+    prog = shiftxor_bound.chain_program((3, -7, 11, -2))
+    assert len(prog) == 8 and sum(1 for d, _, j in prog if j is not None) == 4
+    # and its output is the XOR over the 16 subset sums of x shifted (masked) by them
+    x = 0x9E3779B9
+    want = 0
+    for a in (0, 3):
+        for b in (0, -7):
+            for c in (0, 11):
+                for d in (0, -2):
+                    v = x
+                    for s in (a, b, c, d):
+                        v = (v << s) & 0xFFFFFFFF if s > 0 else v >> -s
+                    want ^= v
+    assert shiftxor_min.evaluate(prog, x) == want
