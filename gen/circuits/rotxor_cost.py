@@ -23,9 +23,9 @@ drops a program of least cost:
   XOR of them, and a rotation at most doubles M: a target of weight w needs ceil(log2(w / M))
   more rotations (3 each), beside the XORs the pending values need.
 
-    .venv/bin/python -m gen.circuits.rotxor_cost      # SPEEDY's MixColumns: 20, nothing at 19
+    .venv/bin/python -m gen.circuits.rotxor_cost      # SPEEDY's MixColumns, cost by cost
 
-Result: docs/riscv.md ("SPEEDY: the bound").
+Result: docs/riscv.md ("SPEEDY: the bound, searched").
 """
 from __future__ import annotations
 

@@ -26,9 +26,11 @@ that keep at least one program of every cost (so UNSAT still proves the bound):
   * node order: exact n, searched for n = 1, 2, ... so the first SAT is the minimum.
 The output may be any rotation r of the target (a selector of 32).
 
-    .venv/bin/python -m gen.circuits.shiftxor_min      # SPEEDY's MixColumns: the full run
+    .venv/bin/python -m gen.circuits.shiftxor_min --upto 7   # SPEEDY's MixColumns (~30 min)
 
-Result and timings: docs/riscv.md ("SPEEDY: the bound").
+gen/circuits/shiftxor_bound.py proves more (>= 9) by counting; this model is its cross-check.
+
+Result and timings: docs/riscv.md ("SPEEDY: the bound, searched").
 """
 from __future__ import annotations
 
