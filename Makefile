@@ -22,7 +22,11 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
-.PHONY: all setup toolchain test vendor-check regen-check fuzz fuzz-live mbedtls-check mbedtls-psa-m4-check clean-venv
+# `make mixcolumns-bound` runs the searches behind SPEEDY's RV32 MixColumns bound (docs/riscv.md;
+# single process, niced): the rotation model to cost 20 (hours), the doubling chains (the >= 9 proof)
+# and the CP-SAT cross-check through 7 instructions (~30 min); tests/test_speedy_rv32_bound.py runs
+# bounded forms.
+.PHONY: mixcolumns-bound all setup toolchain test vendor-check regen-check fuzz fuzz-live mbedtls-check mbedtls-psa-m4-check clean-venv
 
 all: setup
 	$(PY) -m gen build --defaults -j $(JOBS) -o out
@@ -75,6 +79,11 @@ toolchain:
 
 test: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider
+
+mixcolumns-bound: setup
+	nice $(PY) -m gen.circuits.shiftxor_bound
+	nice $(PY) -m gen.circuits.shiftxor_min --upto 7
+	nice $(PY) -m gen.circuits.rotxor_cost --budget 20
 
 vendor-check: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider tests/test_vendoring.py --vendor-all
