@@ -50,10 +50,10 @@ def gcm96_open(prefix: str, keybits: int, unroll: int = 8, method: str = "karats
         raise ValueError(f"gcm96_open: unroll 4 or 8, spread one of {stitched.SPREADS} (got {unroll}, {spread})")
     nr = aes.rounds_of(keybits)
     body = seal.entry(keybits)
-    body += [f"str x1, [sp, #{OUT}]"] + seal._ej0_work(nr) + seal._load_y()
+    body += [f"str x1, [sp, #{OUT}]"] + seal.ej0_work(nr) + seal.load_y()
     body += ["mov x8, x3"] + stitched.RUN_INIT
     body += stitched_dec.pairs_loop(nr, unroll, method, spread, eor3, form)      # the encrypt loop's GHASH form
-    body += ["5:", "cbz x15, 40f"] + seal._tail(nr, spread, eor3, decrypt=True) + ["40:"]
+    body += ["5:", "cbz x15, 40f"] + seal.tail(nr, spread, eor3, decrypt=True) + ["40:"]
     c = stitched.hoist_c(nr) if form[1] else None                  # set by pairs_loop, kept to the tag
     body += seal.length_hash(method, eor3, c, pairs=True) + compare_tag()
     body += ["cbz x13, 58f"] + zero_out() + ["58:"] + seal.wipe_frame()

@@ -55,7 +55,7 @@ def _powers(method: str, eor3: bool, c: str | None) -> list[str]:
 def _first_work(nr: int, method: str, eor3: bool, fold: bool, c: str | None) -> list[str]:
     """E(J0), (fold) H^9 and L.H, zipped (independent chains; an AESE/AESMC pair stays one unit,
     so it fuses), then y from x6."""
-    a, b = _ej0_work(nr), (_powers(method, eor3, c) if fold else [])
+    a, b = ej0_work(nr), (_powers(method, eor3, c) if fold else [])
     units = []
     for line in a:
         if units and fused_pair(units[-1][-1], line):
@@ -64,10 +64,10 @@ def _first_work(nr: int, method: str, eor3: bool, fold: bool, c: str | None) -> 
             units.append([line])
     out = [x for u, line in zip(units, b) for x in (*u, line)]
     out += [x for u in units[len(b):] for x in u] + b[len(units):]
-    return out + _load_y()
+    return out + load_y()
 
 
-def _load_y() -> list[str]:
+def load_y() -> list[str]:
     hi = stitched.G["hi"]
     return [f"ld1 {{{hi}.16b}}, [x6]", f"rev64 {hi}.16b, {hi}.16b"]
 
@@ -95,7 +95,7 @@ def _last_hash(method: str, eor3: bool, unroll: int):
     return last
 
 
-def _ej0_work(nr: int) -> list[str]:
+def ej0_work(nr: int) -> list[str]:
     """The rounds of J0 = IV || 1 (set in v8 by the prologue), then E(J0) stored."""
     return [x for step in aes.block_rounds(VJ, nr) for x in step] + [f"str q{VJ[1:]}, [sp, #{EJ0}]"]
 
@@ -109,7 +109,7 @@ def _byte_copy(dst: str, src: str, count: str, label: int) -> list[str]:
             f"cmp x9, {count}", f"b.lo {label}b", f"{label + 200}:"]
 
 
-def _tail(nr: int, spread: str, eor3: bool, decrypt: bool = False) -> list[str]:
+def tail(nr: int, spread: str, eor3: bool, decrypt: bool = False) -> list[str]:
     """x15 = len % 32 (> 0) bytes at x3 -> out at x1: staged zero-padded at sp, one plain pair
     (counters w12, w12 + 1), copied out. Encrypt: the pair overwrites the staged input and is
     masked to x15 bytes (the ciphertext hashed next, left in v0, v1 and at sp). `decrypt`: the
@@ -184,9 +184,9 @@ def gcm96_seal(prefix: str, keybits: int, unroll: int = 8, method: str = "karats
             f"eor {VB}.16b, {VB}.16b, v14.16b", f"eor {VB}.16b, {VB}.16b, {aes.rk(1)}.16b", f"mov {stitched.RUN}, #0"]
     body += stitched.pairs_loop(nr, unroll, method, spread, eor3, tuple(_first_work(nr, method, eor3, fold, c)),
                                 _last_hash(method, eor3, unroll) if fold else None,
-                                tuple(_ej0_work(nr) + _load_y()), form, tuple(run0))   # no pairs: nothing to fold into
+                                tuple(ej0_work(nr) + load_y()), form, tuple(run0))   # no pairs: nothing to fold into
     body += ["5:", "cbnz x15, 39f"] + (["cbnz x2, 50f"] if fold else []) + ["b 40f", "39:"]
-    body += _tail(nr, spread, eor3) + ["40:"]
+    body += tail(nr, spread, eor3) + ["40:"]
     # the length block after the tail's blocks (at sp + 16 ceil(rest / 16)), then 1 to 3 blocks hashed
     body += length_hash(method, eor3, c, pairs=True) + ["b 51f"]
     body += ["50:", f"rev64 v0.16b, {hi}.16b"] if fold else []          # folded: E(J0) is in y already
