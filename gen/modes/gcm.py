@@ -10,6 +10,8 @@ from gen.targets.common import KernelSet
 def _check(ks: KernelSet) -> None:
     if ks.block_bytes != 16 or ks.ghash is None:
         raise ValueError("GCM needs a 16-byte block cipher and a GHASH kernel")
+    if ks.ctr_ghash and not ks.seal96:      # the glue's one-shot 96-bit path with the stitched loop is the kernel's
+        raise ValueError("GCM with the stitched ctr_ghash_pairs needs the whole-call gcm96_seal (KernelSet.seal96)")
 
 
 def api(config: Config, ks: KernelSet) -> str:

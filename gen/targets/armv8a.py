@@ -34,7 +34,10 @@ def target_guard(eor3: bool) -> str:
             "#endif")
 
 
-def kernels(config: Config) -> KernelSet:
+def kernels(config: Config, ctx_rk_words: int | None = None) -> KernelSet:
+    """`ctx_rk_words`: the length of the ctx's rk array when it is not this key size's round keys
+    alone (a multi-key drop's ctx, gen/targets/multikey.py): the whole-call kernels gcm96_seal and
+    gcm96_open, which take the ctx, find hk and ctr_tab after it (seal.ctx_offsets)."""
     if config.target != "armv8a" or config.mode != "gcm":
         raise ValueError(f"armv8a.kernels: AES-GCM on armv8a only (got {config.mode}/{config.target})")
     keybits = 8 * config.spec.key_bytes
@@ -62,13 +65,14 @@ def kernels(config: Config) -> KernelSet:
                 ctr.ctr_pairs(p, keybits, unroll, eor3, sched=on("ctr_pairs")), ctr_table.ctr_table(p),
                 stitched.ctr_ghash_pairs(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs"),
                                          form=form),
-                seal.gcm96_seal(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs"), form=form)]
+                seal.gcm96_seal(p, keybits, unroll, config.mul, spread, eor3, sched=on("ctr_ghash_pairs"), form=form,
+                                ctx_rk_words=ctx_rk_words)]
     single_pass = config.decrypt == "single-pass"
     if single_pass:
         sections.append(stitched_dec.ctr_ghash_dec_pairs(p, keybits, unroll, config.mul, spread, eor3,
                                                          sched=on("ctr_ghash_pairs"), form=form))  # the same loop step
         sections.append(open96.gcm96_open(p, keybits, unroll, config.mul, spread, eor3,   # 96-bit IVs, one call
-                                          sched=on("ctr_ghash_pairs"), form=form))
+                                          sched=on("ctr_ghash_pairs"), form=form, ctx_rk_words=ctx_rk_words))
     figures.update(ghash_spread=spread,
                    steady_state_cycles_per_byte=choose.kernel_figures(keybits, unroll, config.mul, spread, eor3,
                                                                       sched=sched, core=core, form=form),
@@ -88,7 +92,7 @@ def kernels(config: Config) -> KernelSet:
         ctr_ghash=True,
         ctr_ghash_dec=single_pass,
         ctr_table=True,
-        seal96=seal.ctx_offsets(keybits),
+        seal96=seal.ctx_offsets(keybits, ctx_rk_words),
         zero32_asm=True,
         zero_bytes_asm=True,
         file_scope_asm=True,

@@ -7,7 +7,9 @@ the drop's prefix; the others (key schedule, AES, counter mode, FACE) once per s
 keeps calling `PREFIX_aes_encrypt2(rk, ...)` etc.: for each such kernel a small C function of
 that name dispatches on the key length init stored in the word after the largest round-key
 array (`rk[RK_WORDS]`, a public value), so templates/gcm_glue.c.j2 is the single-key glue.
-A kernel without a round-key argument must be the same code for every size (checked; the
+A kernel that takes the ctx instead (ARMv8-A's whole-call gcm96_seal/gcm96_open) dispatches on
+the same word, read through the ctx (rk is its first member), and is generated for this ctx's
+layout (_per_size). A kernel without either must be the same code for every size (checked; the
 first size's serves all). The ctx is sized for the largest key.
 """
 from __future__ import annotations
@@ -31,9 +33,9 @@ def inner_config(config: Config, bits: int) -> Config:
     return dataclasses.replace(config, name=f"{config.name}-k{bits}", cipher=f"aes{bits}", keybits=())
 
 
-def _kernels(config: Config, bits: int, single) -> tuple[str, KernelSet]:
+def _kernels(config: Config, bits: int, single, **layout) -> tuple[str, KernelSet]:
     inner = inner_config(config, bits)
-    return inner.prefix, single(inner)
+    return inner.prefix, single(inner, **layout)
 
 
 def _prototypes(text: str, inner: str) -> dict[str, tuple[str, str]]:
@@ -73,24 +75,25 @@ def _arg_names(params: str) -> list[str]:
 CYCLE_THRESHOLDS = {"FACE_MIN_GROUP", "FACE_MIN_RUN", "FACE_SHORT_MAX", "FACE_SHORT_MASK"}
 
 
-def _without_seal(inner: str, ks: KernelSet) -> tuple[str, KernelSet]:
-    """ARMv8-A's whole-call kernel gcm96_seal takes the ctx (it finds hk and ctr_tab at a
-    single-key ctx's offsets), not round keys, so a multi-key drop cannot dispatch it: the drop
-    keeps the lean 96-bit path over ctr_ghash_pairs that the single-key drops had before it (and
-    with `decrypt = "single-pass"` the one over ctr_ghash_dec_pairs instead of gcm96_open)."""
-    if not ks.seal96:
-        return inner, ks
-    whole = (f"{inner}_gcm96_seal(", f"{inner}_gcm96_open(")
-    sections = [t for t in ks.sections if not any(w in t for w in whole)]
-    if len(sections) != len(ks.sections) - 1 - ks.ctr_ghash_dec:
-        raise ValueError(f"{inner}: expected one gcm96_seal section (and one gcm96_open with single-pass)")
-    return inner, dataclasses.replace(ks, sections=sections, seal96=())
+def _per_size(config: Config, single) -> dict[int, tuple[str, KernelSet]]:
+    """Each key size's kernel set under its inner prefix. A target whose kernels take the ctx
+    (ARMv8-A's whole-call gcm96_seal and gcm96_open: KernelSet.seal96, the offsets of hk and
+    ctr_tab) is asked again with the multi-key ctx's rk length (the largest key's round keys and
+    the key-length word), so every size's kernel finds hk and ctr_tab where this ctx has them."""
+    per = {bits: _kernels(config, bits, single) for bits in config.keybits}
+    if not any(ks.seal96 for _, ks in per.values()):
+        return per
+    ctx_rk_words = max(ks.rk_words for _, ks in per.values()) + 1
+    per = {bits: _kernels(config, bits, single, ctx_rk_words=ctx_rk_words) for bits in config.keybits}
+    if len({ks.seal96 for _, ks in per.values()}) != 1:
+        raise ValueError(f"{config.name}: the key sizes' whole-call kernels disagree on the ctx layout")
+    return per
 
 
 def kernels(config: Config, single) -> KernelSet:
     """The merged KernelSet of a multi-key config; `single` is the target's kernels(config)."""
     p, sizes = config.prefix, config.keybits
-    per = {bits: _without_seal(*_kernels(config, bits, single)) for bits in sizes}
+    per = _per_size(config, single)
     first_inner, first = per[sizes[0]]
     for bits, (_, ks) in per.items():
         if len(ks.sections) != len(first.sections):
@@ -139,8 +142,9 @@ def kernels(config: Config, single) -> KernelSet:
         args = _arg_names(params)
         if any(name not in protos[b] or protos[b][name] != (ret, params) for b in sizes):
             raise ValueError(f"{config.name}: kernel {name} differs in signature between key sizes")
-        if "rk" in args:
-            dispatch.append(dict(name=name, ret=ret, params=params, args=", ".join(args)))
+        if "rk" in args or "ctx" in args:      # the key-length word: rk[RK_WORDS], or the ctx's (rk is first)
+            dispatch.append(dict(name=name, ret=ret, params=params, args=", ".join(args),
+                                 via="rk" if "rk" in args else "ctx"))
         else:                           # no round keys to dispatch on: the same code for every size
             bodies = set()
             for bits in sizes:

@@ -45,11 +45,12 @@ def zero_out() -> list[str]:
 
 
 def gcm96_open(prefix: str, keybits: int, unroll: int = 8, method: str = "karatsuba",
-               spread: str = "even", eor3: bool = False, sched: str = "", form: tuple = stitched.PLAIN) -> str:
+               spread: str = "even", eor3: bool = False, sched: str = "", form: tuple = stitched.PLAIN,
+               ctx_rk_words: int | None = None) -> str:
     if unroll not in (4, 8) or spread not in stitched.SPREADS:
         raise ValueError(f"gcm96_open: unroll 4 or 8, spread one of {stitched.SPREADS} (got {unroll}, {spread})")
     nr = aes.rounds_of(keybits)
-    body = seal.entry(keybits)
+    body = seal.entry(keybits, ctx_rk_words)          # ctx_rk_words: seal.ctx_offsets
     body += [f"str x1, [sp, #{OUT}]"] + seal.ej0_work(nr) + seal.load_y()
     body += ["mov x8, x3"] + stitched.RUN_INIT
     body += stitched_dec.pairs_loop(nr, unroll, method, spread, eor3, form)      # the encrypt loop's GHASH form

@@ -127,12 +127,12 @@ def tail(nr: int, spread: str, eor3: bool, decrypt: bool = False) -> list[str]:
     return out + _byte_copy("x11", "sp", "x15", 42)
 
 
-def entry(keybits: int) -> list[str]:
+def entry(keybits: int, ctx_rk_words: int | None = None) -> list[str]:
     """From the call to the first pair: round keys in v16.., then the registers as the stitched
     loop has them: x5 hk, x6 y (the frame's zero y without AAD), x7 tab; x16 aadlen, x17 tag,
     x0 taglen; IV || 0 as loaded in VB, J0 = IV || 1 in VJ, the IV's words REV32-ed in v31,
-    w12 = 2, x2 = len, x15 = len % 32, x4 pairs."""
-    hk, tab = ctx_offsets(keybits)
+    w12 = 2, x2 = len, x15 = len % 32, x4 pairs (`ctx_rk_words`: ctx_offsets)."""
+    hk, tab = ctx_offsets(keybits, ctx_rk_words)
     body = aes.load_round_keys(aes.rounds_of(keybits), "x0")          # the ctx starts with rk
     body += ["mov x16, x6", "mov x17, x7", "mov x6, x5", f"add x5, x0, #{hk}",
              f"add x7, x0, #{tab}", f"ldr x0, [sp, #{FRAME + 64}]",
@@ -163,18 +163,21 @@ def wipe_frame() -> list[str]:
     return [f"stp xzr, xzr, [sp, #{o}]" for o in range(0, FRAME, 16)] + ["stp xzr, xzr, [x6]"]
 
 
-def ctx_offsets(keybits: int) -> tuple[int, int]:
+def ctx_offsets(keybits: int, ctx_rk_words: int | None = None) -> tuple[int, int]:
     """Byte offsets of hk and ctr_tab in the ctx (uint32_t arrays rk, hk, ctr_tab: no padding;
-    the glue checks them at compile time)."""
-    hk = 16 * (aes.rounds_of(keybits) + 1)
+    the glue checks them at compile time). `ctx_rk_words`: the length of the ctx's rk array when
+    it is not this key size's round keys alone (a multi-key ctx, gen/targets/multikey.py: the
+    largest key's round keys and the key-length word; the kernel reads the first ones)."""
+    hk = 4 * ctx_rk_words if ctx_rk_words is not None else 16 * (aes.rounds_of(keybits) + 1)
     return hk, hk + 4 * ghash.HK_WORDS
 
 
 def gcm96_seal(prefix: str, keybits: int, unroll: int = 8, method: str = "karatsuba",
-               spread: str = "even", eor3: bool = False, sched: str = "", form: tuple = stitched.PLAIN) -> str:
+               spread: str = "even", eor3: bool = False, sched: str = "", form: tuple = stitched.PLAIN,
+               ctx_rk_words: int | None = None) -> str:
     nr = aes.rounds_of(keybits)
     hi = stitched.G["hi"]
-    body = entry(keybits)
+    body = entry(keybits, ctx_rk_words)
     fold = method == "karatsuba"
     c = stitched.hoist_c(nr) if form[1] else None           # set by pairs_loop, kept to the tag
     body += ["mov x8, x1"] + stitched.RUN_INIT
