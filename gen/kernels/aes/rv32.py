@@ -42,14 +42,21 @@ def cheapest_encrypt8(keybits: int, seeds=F.SEEDS, circuit: str = BARREL_CIRCUIT
     return F.cheapest(barrel.encrypt8_ir(keybits, circuit, phases), seeds, phases, BARREL_ALLOC)
 
 
-def rv32_c(prefix: str, keybits: int, slicing: str, seeds=F.SEEDS):
-    """(C text, Compiled): the C key schedule (gen/kernels/aes/portable.py), then the cheapest
-    kernel over ``seeds`` as ``{prefix}_aes_encrypt2`` on byte buffers (rv32_function.c_text)."""
+def encrypt2_c(prefix: str, keybits: int, slicing: str, seeds=F.SEEDS, schedule_prefix: str | None = None):
+    """(key schedule C text, kernel C text, Compiled): the fixsliced head and key schedule
+    (gen/kernels/aes/portable.py) as ``{schedule_prefix}_aes_keyschedule`` (default: prefix), and
+    the cheapest two-block kernel over ``seeds`` as ``{prefix}_aes_encrypt2`` on byte buffers
+    (rv32_function.c_text). rv32_c and rv32_barrel_c (under ``{prefix}_fs``) both use it."""
     from gen.kernels.aes import portable
     c = F.cheapest(AF.encrypt2_ir(keybits, slicing, aes_sbox.DEFAULT), seeds)
-    text = (portable.head_c(keybits, slicing) + portable.keyschedule_c(prefix, keybits, slicing) + "\n"
-            + F.c_text(f"{prefix}_aes_encrypt2", c, 8, 8, f"AES-{keybits} ({slicing}) on two blocks"))
-    return text, c
+    schedule = portable.head_c(keybits, slicing) + portable.keyschedule_c(schedule_prefix or prefix, keybits, slicing)
+    return schedule, F.c_text(f"{prefix}_aes_encrypt2", c, 8, 8, f"AES-{keybits} ({slicing}) on two blocks"), c
+
+
+def rv32_c(prefix: str, keybits: int, slicing: str, seeds=F.SEEDS):
+    """(C text, Compiled): the C key schedule, then the two-block kernel (encrypt2_c)."""
+    schedule, kernel, c = encrypt2_c(prefix, keybits, slicing, seeds)
+    return schedule + "\n" + kernel, c
 
 
 def fs_words(keybits: int) -> int:
@@ -65,16 +72,15 @@ def rv32_barrel_c(prefix: str, keybits: int, slicing: str, seeds=F.SEEDS):
     """(C text, encrypt2's Compiled, encrypt8's Compiled): both kernels, ``{prefix}_aes_keyschedule``
     writing both round-key layouts (rk_words), ``{prefix}_aes_encrypt_pairs`` and
     ``{prefix}_ctr_pairs`` (barrel_c.loops_c)."""
-    from gen.kernels.aes import portable
-    c2 = F.cheapest(AF.encrypt2_ir(keybits, slicing, aes_sbox.DEFAULT), seeds)
-    c8 = cheapest_encrypt8(keybits, seeds)
     fs, p = fs_words(keybits), prefix
-    text = (portable.head_c(keybits, slicing) + portable.keyschedule_c(f"{p}_fs", keybits, slicing) + "\n"
+    schedule, kernel2, c2 = encrypt2_c(p, keybits, slicing, seeds, schedule_prefix=f"{p}_fs")
+    c8 = cheapest_encrypt8(keybits, seeds)
+    text = (schedule + "\n"
             + barrel_c.keyschedule_c(p, keybits)
             + f"\n/* Both layouts: the fixsliced round keys (rk[0..{fs - 1}]), then the barrel-shiftrows ones. */\n"
             f"static void {p}_aes_keyschedule(uint32_t *rk, const uint8_t *key)\n{{\n"
             f"    {p}_fs_aes_keyschedule(rk, key);\n    {p}_bsr_keyschedule(rk + {fs}, key);\n}}\n\n"
-            + F.c_text(f"{p}_aes_encrypt2", c2, 8, 8, f"AES-{keybits} ({slicing}) on two blocks")
+            + kernel2
             + F.c_text(f"{p}_aes_encrypt8", c8, 32, 32,
                        f"AES-{keybits} barrel-shiftrows (gen/kernels/aes/barrel.py, S-box {BARREL_CIRCUIT}) on eight blocks")
             + barrel_c.loops_c(p, fs))
