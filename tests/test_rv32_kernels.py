@@ -109,3 +109,18 @@ def test_the_block_function_computes_the_ir(cipher, tmp_path):
     m.call(fw.addr("enc"), rk_p, out_p, in_p)
     got = [int.from_bytes(m.read(out_p + 4 * i, 4), "little") for i in range(n_out)]
     assert got == ir.run(prog, {"in": words, "rk": rk})["out"] and counter.cycles == c.cycles
+
+
+def test_both_rv32_gcm_forms_carry_the_same_two_block_kernel():
+    """rv32_c (the FACE drops) and rv32_barrel_c (the barrel-shiftrows drops) take their two-block
+    kernel, its C wrapper and the fixsliced key schedule from one function (encrypt2_c): the same
+    seed, text and cycles; the barrel form's schedule is the same one under the ``_fs`` prefix."""
+    seeds = range(2)
+    schedule, kernel, c = aes_rv32.encrypt2_c("p", 128, "ffs", seeds)
+    text, c1 = aes_rv32.rv32_c("p", 128, "ffs", seeds)
+    assert text == schedule + "\n" + kernel and c1 == c
+    assert "static void p_aes_encrypt2(const uint32_t *rk, uint8_t *out, const uint8_t *in)" in kernel
+    fs_schedule = aes_rv32.encrypt2_c("p", 128, "ffs", seeds, schedule_prefix="p_fs")[0]
+    assert "p_fs_aes_keyschedule(" in fs_schedule and fs_schedule != schedule
+    barrel, c2, _ = aes_rv32.rv32_barrel_c("p", 128, "ffs", seeds)
+    assert barrel.startswith(fs_schedule + "\n") and barrel.count(kernel) == 1 and c2 == c
