@@ -9,6 +9,7 @@ drops are checked in Unicorn's E31 model and measured by the E31 cycle model
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from gen.config import Config
@@ -32,16 +33,33 @@ RV32_PROGRAMS = {"speedy": lambda spec, **_: speedy_rv32.programs(spec),
 ASM_FAMILIES = tuple(RV32_PROGRAMS)
 
 
+def replace_sections(sections: list[str], prefix: str, by_function: dict[str, str | None]) -> list[str]:
+    """`sections` with, for each name, the one section that defines ``static ... {prefix}_{name}(``
+    replaced by ``by_function[name]`` (dropped when None), the others kept in order: a section is
+    found by the function it defines, not by its place in the portable kernel set. A name no
+    section defines, or several do, is an error (ValueError naming it)."""
+    out = list(sections)
+    for name, text in by_function.items():
+        pattern = re.compile(rf"^static [\w ]+\b{re.escape(prefix)}_{re.escape(name)}\(", re.M)
+        where = [i for i, section in enumerate(sections) if pattern.search(section)]
+        if len(where) != 1:
+            raise ValueError(f"rv32imac: {len(where)} sections of the portable kernel set define "
+                             f"{prefix}_{name} (one expected): it replaces that section")
+        out[where[0]] = text
+    return [section for section in out if section is not None]
+
+
 def kernels(config: Config) -> KernelSet:
     ks = replace(portable.kernels(config), target_guard=TARGET_GUARD)
     if config.mode == "gcm" and config.face == "off":
         # barrel-shiftrows over 8 blocks for ECB and counter mode, fixsliced 2 blocks for the rest
-        # (H, E(J0), the last 0-3 pairs); sections[0] is the AES code (portable.aes_gcm_kernels'
-        # order): replaced; the glue's per-pair XOR (sections[2], ctr_xor) is not needed
+        # (H, E(J0), the last 0-3 pairs): the portable AES code is replaced; the glue's per-pair
+        # XOR (ctr_xor's xor32) is not needed with ctr_pairs
         keybits = 8 * config.spec.key_bytes
         code, c2, c8 = aes_rv32.rv32_barrel_c(config.prefix, keybits, config.slicing)
         nr = aes_rv32.AF.ROUNDS[keybits]
-        return replace(ks, sections=[code, ks.sections[1]], file_scope_asm=True,
+        sections = replace_sections(ks.sections, config.prefix, {"aes_encrypt2": code, "xor32": None})
+        return replace(ks, sections=sections, file_scope_asm=True,
                        rk_words=aes_rv32.rk_words(keybits), ctr_pairs=True, encrypt_pairs=True,
                        rk_comment=f"fixsliced ({config.slicing}) round keys, {nr + 1} x 8 words, then "
                                   f"barrel-shiftrows ones, 2 x 4 + {nr - 1} x 32 words",
@@ -51,8 +69,7 @@ def kernels(config: Config) -> KernelSet:
     if config.mode == "gcm":
         code, c = aes_rv32.rv32_c(config.prefix, 8 * config.spec.key_bytes, config.slicing)
         name = "aes_encrypt2"
-        # sections[0] is the AES code (portable.aes_gcm_kernels' order): its C encrypt2 is replaced
-        sections = [code] + ks.sections[1:]
+        sections = replace_sections(ks.sections, config.prefix, {name: code})   # the portable AES code
     elif config.spec.family in ASM_FAMILIES:
         opts = {k: v for k, v in config.options().items() if k in ("shiftrows",)}
         kprog, eprog = RV32_PROGRAMS[config.spec.family](config.spec, **opts)
