@@ -645,6 +645,16 @@ _NOTE_M4 = """\
  * across the blocks of a group and masked once per product and group.
 """
 
+_NOTE_M4_CROSS = """\
+ * Groups of {min_blocks} or more blocks instead (issue 34): the products run y class by y class (t = x & m_j,
+ * then a_j * b_(c - j) for the four classes c), which frees two registers, so each class has a
+ * register pair of its own for the whole group and its chain runs across the blocks: the next
+ * block's products are ADDED on top, masked (one or both words) only where the proven field
+ * bounds need it, the masks chosen by dynamic programming over those bounds and each block's
+ * y-class order by a search (gen/kernels/ghash/m4_cross.py).  Once per product and group the
+ * four pairs are masked and merged.
+"""
+
 _NOTE_M3 = """\
  * Cortex-M3: UMULL/UMLAL/SMULL/SMLAL end early when the operands are small (TRM DDI 0337,
  * Table 18-1 notes), so their time would leak y.  This code uses only MUL (32x32->32,
@@ -682,7 +692,8 @@ def _ctmul(prefix: str, core: str, group: int | None = None) -> GhashCode:
         tail=(_tail_text(group) if group in TAIL_GROUP else "The last"),
         pairs=(f": {pairs} pairs per product are added with UMLAL" if wide else
                ": MUL results are only XORed here"),
-        core_note=(_NOTE_M4 if wide else _NOTE_M3).rstrip("\n"))
+        core_note=(_NOTE_M4 + (_NOTE_M4_CROSS.format(min_blocks=m4_cross.MIN_BLOCKS) if group in CROSS_KERNELS else "")
+                   if wide else _NOTE_M3).rstrip("\n"))
     body = _ctmul_blocks(prefix, core, group)
     code = head + "\n" + \
         c_asm_function(prefix, "ghash_blocks", f"/* {prefix}_ghash_blocks: see the comment above */", body) + \
