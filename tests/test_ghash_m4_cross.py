@@ -88,3 +88,29 @@ def test_which_kernels_use_them():
     per-block chains (a slot's end costs more than one block saves)."""
     assert CROSS_KERNELS == {8, 16} and m4_cross.MIN_BLOCKS == 4
     assert all(g in TAIL_GROUP for g in CROSS_KERNELS)
+
+
+def _free_order_optimum(c, blocks):
+    """The fewest masks class c needs over ``blocks`` blocks when it alone chooses each block's
+    y-class order (a lower bound for the shared orders): the chain's dynamic programme with every
+    order's products tried after each block."""
+    layer = holes.chain_start(c)
+    for b in range(blocks):
+        best = {}
+        for order in itertools.permutations(range(4)):
+            lay = layer
+            for p, j in enumerate(order):
+                lay = holes.chain_step(c, lay, (j, (c - j) % 4), first=b == 0 and p == 0)
+            for k, v in lay.items():
+                if k not in best or v[0] < best[k][0]:
+                    best[k] = v
+        layer = best
+    return holes.layer_cost(layer)
+
+
+@pytest.mark.parametrize("blocks", SIZES)
+def test_shared_orders_cost_no_mask_more_than_free_ones(blocks):
+    """The beam search's per-block orders (shared by the four classes, since t = x & m_j is) need
+    exactly the masks each class would need with orders of its own: the sum of the per-class
+    optima, a lower bound, is reached (16 blocks: 374)."""
+    assert m4_cross.masks_per_slot(blocks) == sum(_free_order_optimum(c, blocks) for c in range(4))
