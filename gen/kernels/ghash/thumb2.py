@@ -5,7 +5,8 @@ from :mod:`gen.kernels.ghash.tables`.  Defines ``{prefix}_ghash_init(hk, h)`` (C
 ``{prefix}_ghash_blocks(hk, y, in, nblocks)`` (asm), y = (y ^ x_i) * H, unaligned y and in.
 ctmul follows :mod:`gen.kernels.ghash.model`: Karatsuba with the H side precomputed per class;
 M4 sums each class with UMULL/UMLAL in masked chains (``best_chain``, proven by worst-case field
-bounds); M3 uses only MUL and RBIT; aggregated reduction over ``GROUP_BLOCKS`` (and one tail
+bounds; in the groups of 4+ blocks of the group-8/16 kernels chained across the blocks,
+``m4_cross``); M3 uses only MUL and RBIT; aggregated reduction over ``GROUP_BLOCKS`` (and one tail
 group of ``TAIL_GROUP`` blocks).  Loop counts depend on nblocks only.  The chains, the register
 budget and the reduction: docs/internals/ghash.md.
 """
