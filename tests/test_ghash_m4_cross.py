@@ -11,6 +11,7 @@ import pytest
 from gen.kernels.ghash import holes, m4_cross
 from gen.kernels.ghash import model as m
 from gen.kernels.ghash.thumb2 import CROSS_KERNELS, TAIL_GROUP
+from tests.test_ghash_thumb2 import clmul_cases
 
 SIZES = (4, 8, 16)
 
@@ -64,22 +65,7 @@ def test_slot_twin_equals_clmul(blocks):
     """The twin of the generated slot (same masks, 64-bit sums, same order) against the XOR of
     the blocks' carry-less products; all-ones words are the worst case of the bounds, dense
     words catch counts that are not monotone in the data once one word is masked."""
-    rng = random.Random(blocks)
-
-    def dense(p):
-        return sum(1 << i for i in range(32) if rng.random() < p)
-    for t in range(120):
-        if t == 0:
-            xs, bs = [0xFFFFFFFF] * blocks, [0xFFFFFFFF] * blocks
-        elif t < 50:
-            p = rng.choice((0.8, 0.9, 0.95))
-            xs, bs = [dense(p) for _ in range(blocks)], [dense(p) for _ in range(blocks)]
-        else:
-            xs = [rng.getrandbits(32) for _ in range(blocks)]
-            bs = [rng.getrandbits(32) for _ in range(blocks)]
-        want = 0
-        for x, b in zip(xs, bs):
-            want ^= m.clmul(x, b)
+    for xs, bs, want in clmul_cases(random.Random(blocks), blocks, 120, 50):
         assert m4_cross.slot_model(xs, bs) == want
 
 

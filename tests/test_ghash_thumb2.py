@@ -249,24 +249,31 @@ def test_m4_masked_chains_sound():
         assert len(masks) == len(groups) - 1 and chain_fits(c, groups, masks)
     assert sorted(p for g in dgroups for p in g) == sorted((j, (1 - j) % 4) for j in range(4))
     rng = random.Random(13)
+    for k in (1, 2, 8):
+        for xs, bs, want in clmul_cases(rng, k, 160, 60):
+            assert bmul32_chained(xs, bs) == want
 
+
+def clmul_cases(rng, k, count, dense_until):
+    """(xs, bs, XOR of clmul(x, b)) for k-word operand lists: all-ones first (the bounds' worst
+    case), then dense words until ``dense_until`` (masking one word keeps counts whose bits are not
+    monotone in the data), then random ones; ``count`` cases in all."""
     def dense(p):
         return sum(1 << i for i in range(32) if rng.random() < p)
-    for k in (1, 2, 8):
-        for t in range(160):
-            if t == 0:
-                xs, bs = [0xFFFFFFFF] * k, [0xFFFFFFFF] * k
-            elif t < 60:
-                p = rng.choice((0.8, 0.9, 0.95))
-                xs = [dense(p) for _ in range(k)]
-                bs = [dense(p) for _ in range(k)]
-            else:
-                xs = [rng.getrandbits(32) for _ in range(k)]
-                bs = [rng.getrandbits(32) for _ in range(k)]
-            want = 0
-            for x, b in zip(xs, bs):
-                want ^= m.clmul(x, b)
-            assert bmul32_chained(xs, bs) == want
+    for t in range(count):
+        if t == 0:
+            xs, bs = [0xFFFFFFFF] * k, [0xFFFFFFFF] * k
+        elif t < dense_until:
+            p = rng.choice((0.8, 0.9, 0.95))
+            xs = [dense(p) for _ in range(k)]
+            bs = [dense(p) for _ in range(k)]
+        else:
+            xs = [rng.getrandbits(32) for _ in range(k)]
+            bs = [rng.getrandbits(32) for _ in range(k)]
+        want = 0
+        for x, b in zip(xs, bs):
+            want ^= m.clmul(x, b)
+        yield xs, bs, want
 
 
 def test_chain_bounds_catch_an_overflow():
