@@ -20,13 +20,24 @@ HOLE_LIMIT = (1 << M.HOLE_STRIDE) - 1     # the largest count a hole field holds
 MASK_COST = {(): 0, (0,): 1, (1,): 1, (0, 1): 2}
 
 
+@functools.lru_cache(maxsize=None)
 def profile(j: int, k: int) -> Dict[int, int]:
-    """Worst-case count of partial products per bit of a_j * b_k (all class bits set)."""
+    """Worst-case count of partial products per bit of a_j * b_k (all class bits set).
+    Cached: callers read it, never change it."""
     out: Dict[int, int] = {}
     for s, t in itertools.product(range(HOLE_BITS), repeat=2):
         p = j + k + M.HOLE_STRIDE * (s + t)
         out[p] = out.get(p, 0) + 1
     return out
+
+
+@functools.lru_cache(maxsize=None)
+def _mask_cap(n: int, mask: Tuple[int, ...]):
+    """The bound field n keeps after masking the words ``mask``: 1 (its parity) plus the weight of
+    its upper bits in unmasked words, or None when no upper bit of it is in a masked word."""
+    upper = [i for i in range(1, M.HOLE_STRIDE) if n + i < 64]
+    kept = [i for i in upper if (n + i) // 32 not in mask]
+    return None if kept == upper else 1 + sum(1 << i for i in kept)
 
 
 def apply_mask(bound: Dict[int, int], mask: Tuple[int, ...]) -> Dict[int, int]:
@@ -36,10 +47,9 @@ def apply_mask(bound: Dict[int, int], mask: Tuple[int, ...]) -> Dict[int, int]:
         return bound
     out = dict(bound)
     for n in out:
-        upper = [i for i in range(1, M.HOLE_STRIDE) if n + i < 64]
-        kept = [i for i in upper if (n + i) // 32 not in mask]
-        if kept != upper:                   # some upper bit of the field cleared
-            out[n] = min(out[n], 1 + sum(1 << i for i in kept))
+        cap = _mask_cap(n, tuple(mask))
+        if cap is not None:
+            out[n] = min(out[n], cap)
     return out
 
 
