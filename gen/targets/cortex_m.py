@@ -96,7 +96,8 @@ def block_kernels(config: Config) -> KernelSet:
 GHASH_GROUP = {"speed": None, "balanced": 2, "size": 1}
 #: a FACE r2 speed drop on the Cortex-M4 (M4 and M4F) hashes in groups of 16 (issue 34): with the
 #: FACE kernels at ~56 c/B, GHASH is a third of a 4 KiB message, and 16 blocks a group cost ~500
-#: cycles a block against ~525 in groups of 8 (4 KiB: 132,289 -> 130,307 cycles, -0.48 c/B).
+#: cycles a block against ~525 in groups of 8 (4 KiB: 132,289 -> 130,307 cycles, -0.48 c/B; with the
+#: cross-block chains of part 6, gen/kernels/ghash/m4_cross.py, 128,833 -> 126,275).
 #: The price: hk 1,152 -> 2,304 bytes, init 6,256 -> 13,138 cycles, ghash_blocks 25.9 -> 56.7 KB
 #: of .text (the group of 16 and its tails of 8 and 4). Fewer than 8 blocks cost what they did,
 #: 8..15 two cycles more (docs/cortex-m4.md section 1).

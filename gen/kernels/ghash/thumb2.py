@@ -5,7 +5,8 @@ from :mod:`gen.kernels.ghash.tables`.  Defines ``{prefix}_ghash_init(hk, h)`` (C
 ``{prefix}_ghash_blocks(hk, y, in, nblocks)`` (asm), y = (y ^ x_i) * H, unaligned y and in.
 ctmul follows :mod:`gen.kernels.ghash.model`: Karatsuba with the H side precomputed per class;
 M4 sums each class with UMULL/UMLAL in masked chains (``best_chain``, proven by worst-case field
-bounds); M3 uses only MUL and RBIT; aggregated reduction over ``GROUP_BLOCKS`` (and one tail
+bounds; in the groups of 4+ blocks of the group-8/16 kernels chained across the blocks,
+``m4_cross``); M3 uses only MUL and RBIT; aggregated reduction over ``GROUP_BLOCKS`` (and one tail
 group of ``TAIL_GROUP`` blocks).  Loop counts depend on nblocks only.  The chains, the register
 budget and the reduction: docs/internals/ghash.md.
 """
@@ -16,25 +17,14 @@ import itertools
 from typing import Dict, List, Sequence, Tuple
 
 from . import model as M
+from .holes import HOLE_BITS, HOLE_LIMIT, MASK_COST, chain_bounds, chain_fits, profile as _profile  # noqa: F401
+from . import m4_cross
 from .asm import Asm, GhashCode, c_asm_function, count_down, imm, push_regs, reduce_clmul, store_y_and_return
 
 IMPLS = ("ctmul", "table4", "table8")
 CORES = ("cortex-m4", "cortex-m3")
 
-HOLE_BITS = 32 // M.HOLE_STRIDE          # bits of one class in a 32-bit word
-HOLE_LIMIT = (1 << M.HOLE_STRIDE) - 1     # the largest count a hole field holds
-
-
 # --------------------------------------------------------------------------- hole groups
-
-def _profile(j: int, k: int) -> Dict[int, int]:
-    """Worst-case count of partial products per bit of a_j * b_k (all class bits set)."""
-    out: Dict[int, int] = {}
-    for s, t in itertools.product(range(HOLE_BITS), repeat=2):
-        p = j + k + M.HOLE_STRIDE * (s + t)
-        out[p] = out.get(p, 0) + 1
-    return out
-
 
 def hole_groups(c: int, allow_add: bool) -> List[List[Tuple[int, int]]]:
     """Products (j, k) of output class c, grouped: products of a group are ADDED (UMLAL),
@@ -81,6 +71,9 @@ TAIL_GROUP = {8: 4, 16: 8}
 #: the frame: 16 blocks ~500 cycles a block against ~525 in groups of 8, hk 2,304 bytes, init
 #: ~13,100 cycles, ~57 KB of code; docs/internals/ghash.md)
 MAX_GROUP = 16
+#: kernels (by group size) whose groups of ``m4_cross.MIN_BLOCKS`` blocks or more use cross-block
+#: chains on the M4 (issue 34, part 6: the FACE r2 speed drops; docs/internals/ghash.md)
+CROSS_KERNELS = frozenset({8, 16})
 
 
 def hk_per_power(core: str) -> int:
@@ -177,42 +170,6 @@ Y_REGS = ("r9", "r10", "r11", "r12")            # y (words 0..3, word 0 least si
 
 Chain = Tuple[int, List[List[Tuple[int, int]]], List[Tuple[int, ...]]]
 
-#: instructions of a mask step by the words it masks (lo = 0, hi = 1)
-_MASK_COST = {(): 0, (0,): 1, (1,): 1, (0, 1): 2}
-
-
-def chain_bounds(c: int, groups: Sequence[Sequence[Tuple[int, int]]],
-                 masks: Sequence[Tuple[int, ...]]) -> List[Dict[int, int]]:
-    """Upper bounds of the hole fields of class c (field n: bits n..n+3 of the 64-bit sum,
-    n = c mod 4) after each group of a chain; ``masks[i]``: the words (0 = lo, 1 = hi)
-    ANDed with the class mask before group i + 1.  A mask keeps every field's lowest bit
-    (the parity) and clears the field's upper bits that lie in a masked word, so a field
-    whose upper bits are all in masked words drops to <= 1, one that straddles bit 32 keeps
-    the weight of its bits in the unmasked word.  Sound for any data: counts are at most
-    the all-ones counts (``_profile``) and masking only clears bits."""
-    F = range(c, 64, M.HOLE_STRIDE)
-    bound = {n: 0 for n in F}
-    out = []
-    for gi, g in enumerate(groups):
-        if gi:
-            for n in F:
-                upper = [i for i in range(1, M.HOLE_STRIDE) if n + i < 64]
-                kept = [i for i in upper if (n + i) // 32 not in masks[gi - 1]]
-                if kept != upper:                   # some upper bit of the field cleared
-                    bound[n] = min(bound[n], 1 + sum(1 << i for i in kept))
-        for j, k in g:
-            for n, cnt in _profile(j, k).items():
-                if n in bound:
-                    bound[n] += cnt
-        out.append(dict(bound))
-    return out
-
-
-def chain_fits(c: int, groups, masks) -> bool:
-    """True when no hole field of the chain can exceed HOLE_LIMIT (no carry leaves a field)."""
-    return all(max(b.values()) <= HOLE_LIMIT for b in chain_bounds(c, groups, masks))
-
-
 def best_chain(c: int) -> Tuple[int, List[List[Tuple[int, int]]], List[Tuple[int, ...]]]:
     """(mask instructions, groups, masks) of the cheapest chain of class c: every order of
     its four products, every cut into groups, every choice of masked words between groups
@@ -228,8 +185,8 @@ def best_chain(c: int) -> Tuple[int, List[List[Tuple[int, int]]], List[Tuple[int
                     groups.append([prod])
                 else:
                     groups[-1].append(prod)
-            for masks in itertools.product(tuple(_MASK_COST), repeat=len(groups) - 1):
-                cost = sum(_MASK_COST[m] for m in masks)
+            for masks in itertools.product(tuple(MASK_COST), repeat=len(groups) - 1):
+                cost = sum(MASK_COST[m] for m in masks)
                 if (best is None or cost < best[0]) and chain_fits(c, groups, masks):
                     best = (cost, groups, list(masks))
     if best is None:
@@ -498,15 +455,22 @@ def _input(a: Asm, fr: _Frame, plan: M.KaratsubaPlan, g: int, wide: bool) -> Non
     a.op("str", "lr", f"[sp, #{fr.IN}]")
 
 
-def _group(a: Asm, fr: _Frame, plan: M.KaratsubaPlan, g: int, wide: bool, per: int) -> None:
+def _group(a: Asm, fr: _Frame, plan: M.KaratsubaPlan, g: int, wide: bool, per: int,
+           cross: bool = False) -> None:
     """y = sum_i x_i * H^(g - i), i = 0..g-1 (aggregated: one recombination and one
-    reduction for the whole group)."""
+    reduction for the whole group).  ``cross`` (M4): each product slot with cross-block chains
+    (``m4_cross``) instead of per-block chains."""
     n = len(plan.operands)
     S = M.HOLE_STRIDE
     _input(a, fr, plan, g, wide)
     if not wide:
         a.op("ldr", M3_HK, f"[sp, #{fr.HK}]")
     for k in range(n):
+        if wide and cross:
+            m4_cross.product_slot(a, fr.HK, [fr.op(i, k) for i in range(g)],
+                                  [4 * ((g - i - 1) * per + S * k) for i in range(g)], fr.P + 8 * k,
+                                  f"product {k}")
+            continue
         if wide:
             for i in range(g):
                 e = g - i
@@ -629,7 +593,7 @@ def _blocks_with_tail_group(a: Asm, fr: _Frame, plan: M.KaratsubaPlan, group: in
         a.op("blo", f"{L}_group{head}")
     for g in (group, *tails):
         a.label(f"{L}_loop{g}" if g == group else f"{L}_group{g}")
-        _group(a, fr, plan, g, wide, per)
+        _group(a, fr, plan, g, wide, per, cross=wide and group in CROSS_KERNELS and g >= m4_cross.MIN_BLOCKS)
         a.op("ldr", "r0", f"[sp, #{fr.N}]")
         a.op("sub", "r0", "r0", f"#{g}")
         a.op("str", "r0", f"[sp, #{fr.N}]")
@@ -682,6 +646,16 @@ _NOTE_M4 = """\
  * across the blocks of a group and masked once per product and group.
 """
 
+_NOTE_M4_CROSS = """\
+ * Groups of {min_blocks} or more blocks instead (issue 34): the products run y class by y class (t = x & m_j,
+ * then a_j * b_(c - j) for the four classes c), which frees two registers, so each class has a
+ * register pair of its own for the whole group and its chain runs across the blocks: the next
+ * block's products are ADDED on top, masked (one or both words) only where the proven field
+ * bounds need it, the masks chosen by dynamic programming over those bounds and each block's
+ * y-class order by a search (gen/kernels/ghash/m4_cross.py).  Once per product and group the
+ * four pairs are masked and merged.
+"""
+
 _NOTE_M3 = """\
  * Cortex-M3: UMULL/UMLAL/SMULL/SMLAL end early when the operands are small (TRM DDI 0337,
  * Table 18-1 notes), so their time would leak y.  This code uses only MUL (32x32->32,
@@ -719,7 +693,8 @@ def _ctmul(prefix: str, core: str, group: int | None = None) -> GhashCode:
         tail=(_tail_text(group) if group in TAIL_GROUP else "The last"),
         pairs=(f": {pairs} pairs per product are added with UMLAL" if wide else
                ": MUL results are only XORed here"),
-        core_note=(_NOTE_M4 if wide else _NOTE_M3).rstrip("\n"))
+        core_note=(_NOTE_M4 + (_NOTE_M4_CROSS.format(min_blocks=m4_cross.MIN_BLOCKS) if group in CROSS_KERNELS else "")
+                   if wide else _NOTE_M3).rstrip("\n"))
     body = _ctmul_blocks(prefix, core, group)
     code = head + "\n" + \
         c_asm_function(prefix, "ghash_blocks", f"/* {prefix}_ghash_blocks: see the comment above */", body) + \
