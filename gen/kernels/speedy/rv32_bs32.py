@@ -1,0 +1,237 @@
+"""SPEEDY on RV32 fully bitsliced over 32 blocks (issue 36): the parts of the kernel as IR, each
+compiled by the project's pipeline (gen/kernels/rv32_function.py) and costed on the E31 model,
+and the projection of a whole 32-block call from them.  Not wired into a drop yet: the
+projection says how close this representation comes to issue 36's target (docs/riscv.md,
+"SPEEDY fully bitsliced over 32 blocks").
+
+The trick: a word holds ONE state bit (row i, column j) of 32 blocks, 192 words a group.  Then
+no rotation is left anywhere:
+
+* the S-box layer is, per row, the 47-gate circuit on that row's six words (``row_program``:
+  6 loads, the gates with polarities chosen as in gen/kernels/speedy/rv32.py so that a NOT is
+  needed only where no operand polarity fits, 6 stores), looped over the 32 rows;
+* ShiftColumns is renaming: row i of column j is read from row i + j, an address offset;
+* MixColumns on a column is a circulant XOR over its 32 row words, out[i] = XOR over a of
+  in[i + a], a in {0, 1, 5, 9, 15, 21, 26} (``mix_program``): rotations are addressing, so only
+  the XORs count; the distance-5 pairs are shared as in rounds.mix_plan, u[i] = in[i] ^ in[i + 5],
+  out[i] = u[i] ^ u[i + 21] ^ in[i + 1] ^ in[i + 9] ^ in[i + 15]: 5 XORs a word;
+* AddRoundKey XORs a mask word (0 or all ones) per (row, bit), expanded at key setup: fused into
+  the S-box row body as 6 more loads and XORs (``row_program(ark=True)``);
+* packing is six 32 x 32 bit transposes per direction per 32 blocks (``transpose_program``: five
+  SWAPMOVE stages, 6 instructions a SWAPMOVE on RV32).
+"""
+from __future__ import annotations
+
+from gen import ciphers
+from gen.ir import Builder, Program
+from gen.kernels import rv32_function
+from gen.kernels.speedy import rv32 as one_block
+from gen.sched import inorder_post
+
+ROWS, COLS, BLOCKS = 32, 6, 32
+#: MixColumns' rotation offsets (SPEEDY, Leander et al., TCHES 2021/4: theta_j)
+MC_OFFSETS = (0, 1, 5, 9, 15, 21, 26)
+#: SWAPMOVE masks of the 32 x 32 transpose, by distance
+TRANSPOSE_MASKS = {16: 0x0000FFFF, 8: 0x00FF00FF, 4: 0x0F0F0F0F, 2: 0x33333333, 1: 0x55555555}
+#: the words the S-box loop writes twice (rows 0..4 again at 32..36) so that a read at row
+#: i + j (ShiftColumns, j <= 5) never wraps
+MIRROR = COLS - 1
+
+
+def row_program(spec, pols: tuple, ark: str = "") -> tuple[Program, tuple]:
+    """One row of an S-box layer: ``in`` (6 words: the row's bits j = 0..5, held with
+    polarities ``pols``) -> ``out`` (6 words), with the output polarities.  ``ark``: "in" XORs
+    the 6 mask words of ``rk`` into the inputs first (AddRoundKey before the S-box), "out" into
+    the outputs (the last round key)."""
+    b = Builder(f"{spec.name}_bs32_row")
+    b.declare("in", COLS, "r")
+    b.declare("rk", COLS, "r")
+    b.declare("out", COLS, "w")
+    x = [b.ld("in", j) for j in range(COLS)]
+    if ark == "in":
+        x = [b.eor(v, b.ld("rk", j)) for j, v in enumerate(x)]
+    y = one_block.sbox(b, spec.sbox_circuit, spec.sbox_inputs, spec.sbox_outputs, list(zip(x, pols)))
+    outs = [v for v, _ in y]
+    if ark == "out":
+        outs = [b.eor(v, b.ld("rk", j)) for j, v in enumerate(outs)]
+    for j, v in enumerate(outs):
+        b.st("out", j, v)
+    return b.finish(), tuple(p for _, p in y)
+
+
+def mix_order(step: int = 1) -> list[int]:
+    """The order in which the column's outputs are computed (step 31: downwards)."""
+    return [(step * k) % ROWS for k in range(ROWS)]
+
+
+def mix_program(order=None) -> Program:
+    """MixColumns of one column: ``in`` 32 row words (constant: the allocator reloads instead of
+    spilling) -> ``out`` 32 words, rows 0..4 written again at 32..36 (MIRROR)."""
+    b = Builder("speedy_bs32_mix")
+    b.declare("in", ROWS, "r", constant=True)
+    b.declare("rk", 1, "r")
+    b.declare("out", ROWS + MIRROR, "w")
+    x: dict[int, int] = {}
+    u: dict[int, int] = {}
+
+    def X(i):
+        i %= ROWS
+        if i not in x:
+            x[i] = b.ld("in", i)
+        return x[i]
+
+    def U(i):
+        i %= ROWS
+        if i not in u:
+            u[i] = b.eor(X(i), X(i + 5))
+        return u[i]
+
+    for i in (mix_order(31) if order is None else order):
+        o = b.eor(b.eor(U(i), U(i + 21)), b.eor(b.eor(X(i + 1), X(i + 9)), X(i + 15)))
+        b.st("out", i, o)
+        if i < MIRROR:
+            b.st("out", ROWS + i, o)
+    return b.finish()
+
+
+def transpose_program() -> Program:
+    """The 32 x 32 bit transpose: ``out[i]`` bit k = ``in[k]`` bit i.  Five SWAPMOVE stages."""
+    b = Builder("speedy_bs32_transpose")
+    b.declare("in", ROWS, "r", constant=True)
+    b.declare("rk", 1, "r")
+    b.declare("out", ROWS, "w")
+    x = [b.ld("in", i) for i in range(ROWS)]
+    m = {j: b.movc(v) for j, v in TRANSPOSE_MASKS.items()}
+    for j in (16, 8, 4, 2, 1):
+        for p in range(ROWS):
+            if p & j == 0:
+                lo, hi = x[p], x[p + j]
+                t = b.and_(b.eor(hi, b.shift("lsr", lo, j)), m[j])
+                x[p + j] = b.eor(hi, t)
+                x[p] = b.eor(lo, b.shift("lsl", t, j))
+    for i in range(ROWS):
+        b.st("out", i, x[i])
+    return b.finish()
+
+
+def body_cycles(c: rv32_function.Compiled) -> int:
+    """E31-model cycles of a compiled function without its frame (saves, restores, sp, ret): what
+    one trip of a loop around it costs before the loop's own instructions."""
+    body = [i for i in c.insns if i.note not in ("save", "restore") and i.mnem != "ret"
+            and not (i.mnem == "addi" and i.dst == "sp")]
+    return inorder_post.cycles(body, rv32_function.CORE)
+
+
+#: loop instructions a trip: S-box rows (one pointer add, a bound compare-and-branch; one more
+#: pointer add when the row reads round-key masks), MixColumns and transposes over columns
+ROW_LOOP, ROW_LOOP_ARK, COLUMN_LOOP = 2, 3, 3
+
+
+def components(spec) -> dict:
+    """Each part compiled (cheapest of the seeds): {name: Compiled}."""
+    pols = one_block.round_polarities(spec)
+    out = {}
+    p1, q1 = row_program(spec, pols, "in")
+    out["row_ark"] = rv32_function.cheapest(p1)
+    p2, q2 = row_program(spec, q1)
+    out["row"] = rv32_function.cheapest(p2)
+    out["row_last"] = rv32_function.cheapest(row_program(spec, q1, "out")[0])
+    out["mix"] = rv32_function.cheapest(mix_program(), seeds=range(4))
+    out["transpose"] = rv32_function.cheapest(transpose_program(), seeds=range(4))
+    return out
+
+
+def projection(spec, parts: dict | None = None) -> dict:
+    """Cycles a block of a 32-block call, part by part, from the compiled parts' loop bodies.
+    SPEEDY-r: 2 r S-box layers (r with AddRoundKey on the input, the last with the final key on
+    the output), r - 1 MixColumns of 6 columns, 6 transposes each way."""
+    parts = parts or components(spec)
+    r = spec.rounds
+    row = {k: body_cycles(parts[k]) for k in ("row_ark", "row", "row_last")}
+    sbox = ROWS * (r * (row["row_ark"] + ROW_LOOP_ARK) + (r - 1) * (row["row"] + ROW_LOOP)
+                   + row["row_last"] + ROW_LOOP_ARK)
+    mix = (r - 1) * COLS * (body_cycles(parts["mix"]) + COLUMN_LOOP)
+    tr = 2 * COLS * (body_cycles(parts["transpose"]) + COLUMN_LOOP)
+    per_block = {"sbox_and_ark": sbox / BLOCKS, "mixcolumns": mix / BLOCKS, "transposes": tr / BLOCKS}
+    per_block["total"] = sum(per_block.values())
+    per_block["c_per_byte"] = per_block["total"] / spec.block_bytes
+    return per_block
+
+
+def state_bit(w: int, k: int) -> tuple[int, int]:
+    """(row, column) of bit k (LSB 0) of little-endian word w of a block: the packing transposes'
+    renaming (state bit p = 6 row + column, bit 0 the MSB of byte 0)."""
+    p = 8 * (4 * w + k // 8) + 7 - k % 8
+    return divmod(p, COLS)
+
+
+def key_masks(spec, key: bytes, pols: tuple, qs: list) -> list[list[list[int]]]:
+    """The mask words key setup would expand: masks[r][i][j] (0 or all ones) for round key r,
+    round constant r - 1 folded in, complemented where the held polarity ``qs[r]`` (before) and
+    the wanted one (``pols``; 0 after the last) differ."""
+    from gen.ciphers import speedy as ref
+    from gen.ciphers.base import bits_of
+    ks = [bits_of(k) for k in spec.key_schedule(key)]
+    out = []
+    for r in range(spec.rounds + 1):
+        bits = ks[r] if r in (0, spec.rounds) else [a ^ c for a, c in zip(ks[r], bits_of(ref.round_constant(r - 1)))]
+        want = pols if r < spec.rounds else (0,) * COLS
+        out.append([[(0xFFFFFFFF if bits[COLS * i + j] ^ qs[r][j] ^ want[j] else 0) for j in range(COLS)]
+                    for i in range(ROWS)])
+    return out
+
+
+def encrypt32(spec, key: bytes, blocks: list[bytes]) -> list[bytes]:
+    """32 blocks through the IR parts above, run by gen.ir.run in the order and with the
+    addressing the loops would use (ShiftColumns as a read offset, MixColumns per column, the
+    masks per row): the executable model of the kernel the projection costs."""
+    from gen.ir import run
+    assert len(blocks) == BLOCKS
+    pols = one_block.round_polarities(spec)
+    first, q1 = row_program(spec, pols, "in")
+    second, q2 = row_program(spec, q1)
+    last, _ = row_program(spec, q1, "out")
+    # held polarity before each AddRoundKey: 0 after packing, q2 after each MixColumns
+    qs = [(0,) * COLS] + [q2] * (spec.rounds - 1) + [last_out_polarity(spec, q1)]
+    masks = key_masks(spec, key, pols, qs)
+    tr, mix = transpose_program(), mix_program()
+    w = [[0] * COLS for _ in range(ROWS)]                      # w[row][column]: 32 blocks
+    for word in range(COLS):
+        outs = run(tr, {"in": [int.from_bytes(blk[4 * word:4 * word + 4], "little") for blk in blocks],
+                        "rk": [0]})["out"]
+        for k, v in enumerate(outs):
+            i, j = state_bit(word, k)
+            w[i][j] = v
+
+    def layer(prog, x, offsets, rk):
+        return [run(prog, {"in": [x[(i + offsets[j]) % ROWS][j] for j in range(COLS)],
+                           "rk": rk[i] if rk else [0] * COLS})["out"] for i in range(ROWS)]
+
+    none, sc = (0,) * COLS, tuple(range(COLS))                # ShiftColumns: row i + j of column j
+    for r in range(spec.rounds):
+        w = layer(first, w, none, masks[r])
+        if r < spec.rounds - 1:
+            w = layer(second, w, sc, None)
+            cols = [run(mix, {"in": [w[(i + j) % ROWS][j] for i in range(ROWS)], "rk": [0]})["out"]
+                    for j in range(COLS)]
+            w = [[cols[j][i] for j in range(COLS)] for i in range(ROWS)]
+    w = layer(last, w, sc, masks[spec.rounds])
+    out = [bytearray(spec.block_bytes) for _ in range(BLOCKS)]
+    for word in range(COLS):
+        cols = [w[state_bit(word, k)[0]][state_bit(word, k)[1]] for k in range(ROWS)]
+        for b, v in enumerate(run(tr, {"in": cols, "rk": [0]})["out"]):
+            out[b][4 * word:4 * word + 4] = v.to_bytes(4, "little")
+    return [bytes(o) for o in out]
+
+
+def last_out_polarity(spec, pols_in: tuple) -> tuple:
+    """The held polarities of the last S-box layer's outputs (before the last round key)."""
+    return row_program(spec, pols_in)[1]
+
+
+if __name__ == "__main__":
+    for name in ("speedy5", "speedy6", "speedy7"):
+        s = ciphers.get(name)
+        parts = components(s)
+        print(name, {k: (c.cycles, body_cycles(c), c.spills, c.reloads) for k, c in parts.items()})
+        print(name, {k: round(v, 2) for k, v in projection(s, parts).items()})
