@@ -38,15 +38,16 @@ TRANSPOSE_MASKS = {16: 0x0000FFFF, 8: 0x00FF00FF, 4: 0x0F0F0F0F, 2: 0x33333333, 
 MIRROR = COLS - 1
 
 
-def row_program(spec, pols: tuple, ark: str = "") -> tuple[Program, tuple]:
+def row_program(spec, pols: tuple, ark: str = "", mirror: bool = False) -> tuple[Program, tuple]:
     """One row of an S-box layer: ``in`` (6 words: the row's bits j = 0..5, held with
     polarities ``pols``) -> ``out`` (6 words), with the output polarities.  ``ark``: "in" XORs
     the 6 mask words of ``rk`` into the inputs first (AddRoundKey before the S-box), "out" into
-    the outputs (the last round key)."""
+    the outputs (the last round key).  ``mirror``: each output stored again as ``out[6 + j]``
+    (rows 0..4 again after row 31, for the next layer's ShiftColumns reads)."""
     b = Builder(f"{spec.name}_bs32_row")
     b.declare("in", COLS, "r")
     b.declare("rk", COLS, "r")
-    b.declare("out", COLS, "w")
+    b.declare("out", 2 * COLS if mirror else COLS, "w")
     x = [b.ld("in", j) for j in range(COLS)]
     if ark == "in":
         x = [b.eor(v, b.ld("rk", j)) for j, v in enumerate(x)]
@@ -56,6 +57,8 @@ def row_program(spec, pols: tuple, ark: str = "") -> tuple[Program, tuple]:
         outs = [b.eor(v, b.ld("rk", j)) for j, v in enumerate(outs)]
     for j, v in enumerate(outs):
         b.st("out", j, v)
+        if mirror:
+            b.st("out", COLS + j, v)
     return b.finish(), tuple(p for _, p in y)
 
 
@@ -66,11 +69,11 @@ def mix_order(step: int = 1) -> list[int]:
 
 def mix_program(order=None) -> Program:
     """MixColumns of one column: ``in`` 32 row words (constant: the allocator reloads instead of
-    spilling) -> ``out`` 32 words, rows 0..4 written again at 32..36 (MIRROR)."""
+    spilling) -> ``out`` 32 words."""
     b = Builder("speedy_bs32_mix")
     b.declare("in", ROWS, "r", constant=True)
     b.declare("rk", 1, "r")
-    b.declare("out", ROWS + MIRROR, "w")
+    b.declare("out", ROWS, "w")
     x: dict[int, int] = {}
     u: dict[int, int] = {}
 
@@ -89,8 +92,6 @@ def mix_program(order=None) -> Program:
     for i in (mix_order(31) if order is None else order):
         o = b.eor(b.eor(U(i), U(i + 21)), b.eor(b.eor(X(i + 1), X(i + 9)), X(i + 15)))
         b.st("out", i, o)
-        if i < MIRROR:
-            b.st("out", ROWS + i, o)
     return b.finish()
 
 
@@ -181,6 +182,21 @@ def key_masks(spec, key: bytes, pols: tuple, qs: list) -> list[list[list[int]]]:
     return out
 
 
+def round_masks(spec, key: bytes) -> list[list[list[int]]]:
+    """key_masks with the polarities the kernel holds: 0 after packing, the second S-box's
+    outputs' after each MixColumns (7 terms: odd, the polarity stays), the last S-box's at the end."""
+    pols = one_block.round_polarities(spec)
+    _, q1 = row_program(spec, pols, "in")
+    _, q2 = row_program(spec, q1)
+    qs = [(0,) * COLS] + [q2] * (spec.rounds - 1) + [last_out_polarity(spec, q1)]
+    return key_masks(spec, key, pols, qs)
+
+
+def mask_words(spec, key: bytes) -> list[int]:
+    """The masks as the kernel reads them: round r, row i, column j at word 192 r + 6 i + j."""
+    return [m for rnd in round_masks(spec, key) for row in rnd for m in row]
+
+
 def encrypt32(spec, key: bytes, blocks: list[bytes]) -> list[bytes]:
     """32 blocks through the IR parts above, run by gen.ir.run in the order and with the
     addressing the loops would use (ShiftColumns as a read offset, MixColumns per column, the
@@ -191,9 +207,7 @@ def encrypt32(spec, key: bytes, blocks: list[bytes]) -> list[bytes]:
     first, q1 = row_program(spec, pols, "in")
     second, q2 = row_program(spec, q1)
     last, _ = row_program(spec, q1, "out")
-    # held polarity before each AddRoundKey: 0 after packing, q2 after each MixColumns
-    qs = [(0,) * COLS] + [q2] * (spec.rounds - 1) + [last_out_polarity(spec, q1)]
-    masks = key_masks(spec, key, pols, qs)
+    masks = round_masks(spec, key)
     tr, mix = transpose_program(), mix_program()
     w = [[0] * COLS for _ in range(ROWS)]                      # w[row][column]: 32 blocks
     for word in range(COLS):

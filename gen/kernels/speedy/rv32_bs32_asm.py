@@ -1,0 +1,188 @@
+"""The 32-block bitsliced SPEEDY kernel (gen/kernels/speedy/rv32_bs32.py) as one RV32I function:
+the straight-line bodies of rv32_bs32 (each compiled by gen/kernels/rv32_function.py) inside
+counted loops, one local subroutine per pass, the state in two stack buffers.
+
+The trick of the addressing: the compiled bodies address their memories as word indices off the
+pinned bases (rk a0, out a1, in a2); this module rewrites those offsets, so one body serves every
+trip of a loop and ShiftColumns is an offset, never an instruction:
+
+* state buffer: row-major, word 6 i + j = (row i, column j) of 32 blocks, 37 rows (rows 0..4
+  again as rows 32..36, written by the passes whose next reader applies ShiftColumns: column j
+  of row i is read at row i + j, 28 j bytes further, and never wraps);
+* S-box pass (``{sym}_ark``, ``_plain``, ``_last``): a loop over rows, in/out/rk advance 24 bytes;
+  rows 0..4 by a body that also stores the mirror row (+768 bytes), rows 5..31 by one that does
+  not (two copies of the body, no per-row test);
+* MixColumns pass: a loop over the 6 columns, in = src + 28 j (ShiftColumns), out = dst + 4 j,
+  row k at 24 k;
+* pack / unpack: six 32 x 32 transposes, word w of the 32 blocks (24-byte stride) <-> the 32
+  state words p = 32 w + q(k) (bit k of a little-endian word is state bit 8 (k div 8) + 7 - k
+  mod 8 of its 32: rv32_bs32.state_bit), so the loop adds 4 to one pointer and 128 to the other.
+
+Registers: t6 holds each loop's end; the bodies use the other 24 (a0..a2 pinned).  Every address
+depends on loop counters only (public); nothing branches on data.  Memory use: the two state
+buffers (2 x 888 bytes), the bodies' shared spill slots and the saved registers, on the stack.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gen.isa import rv32 as R
+from gen.kernels import rv32_function
+from gen.kernels.speedy import rv32_bs32 as B
+from gen.kernels.speedy import rv32 as one_block
+
+LOOP_REG = "t6"
+REGS = tuple(r for r in rv32_function.REGS if r != LOOP_REG)
+ROW_BYTES = 4 * B.COLS                       # 24
+STATE_BYTES = 4 * B.COLS * (B.ROWS + B.MIRROR)   # 888: 37 rows
+MASK_WORDS = B.ROWS * B.COLS                 # round-key masks a round: 192 words
+
+
+@dataclass
+class Body:
+    """A compiled straight-line body: its instructions without the frame, E31 cycles, spill bytes."""
+    name: str
+    insns: list
+    cycles: int
+    spill_bytes: int
+    compiled: rv32_function.Compiled
+
+
+def _strip(c: rv32_function.Compiled) -> list:
+    return [i for i in c.insns if i.note not in ("save", "restore") and i.mnem != "ret"
+            and not (i.mnem == "addi" and i.dst == "sp")]
+
+
+def body(name: str, prog, offsets: dict, seeds=rv32_function.SEEDS) -> Body:
+    """``prog`` compiled (the cheapest seed) with its memory ``m``'s index k at byte offset
+    ``offsets[m](k)`` off its base register."""
+    c = rv32_function.cheapest(prog, seeds=seeds, regs=REGS)
+    bases = {spec.reg: mem for mem, spec in rv32_function.BASES.items()}   # a0 rk, a1 out, a2 in
+    out, spill = [], 0
+    for i in _strip(c):
+        if i.mnem in ("lw", "sw") and i.base in bases:
+            i = R.Insn(i.mnem, dst=i.dst, srcs=i.srcs, base=i.base,
+                       offset=offsets[bases[i.base]](i.offset // 4), note=i.note)
+            assert R.is_imm(i.offset), (name, i)
+        elif i.mnem in ("lw", "sw") and i.base == "sp":
+            spill = max(spill, i.offset + 4)
+        out.append(i)
+    assert LOOP_REG not in set().union(*(i.reads() | i.writes() for i in out)), name
+    return Body(name, out, B.body_cycles(c), spill, c)
+
+
+def _ident(k):
+    return 4 * k
+
+
+def _row_offsets(shift: bool, mirror: bool) -> dict:
+    """S-box rows: in word j of row i + (j if ShiftColumns pends), out word j (+ the mirror)."""
+    return {"in": (lambda k: 4 * (B.COLS * k + k)) if shift else _ident, "rk": _ident,
+            "out": (lambda k: 4 * k if k < B.COLS else 4 * B.ROWS * B.COLS + 4 * (k - B.COLS)) if mirror else _ident}
+
+
+def bodies(spec) -> dict:
+    """Every body of the kernel, compiled: {name: Body}."""
+    pols = one_block.round_polarities(spec)
+    _, q1 = B.row_program(spec, pols, "in")
+    out = {}
+    for mirror in (True, False):
+        suffix = "_m" if mirror else ""
+        out["ark" + suffix] = body("ark" + suffix, B.row_program(spec, pols, "in", mirror)[0],
+                                   _row_offsets(False, mirror))
+        out["plain" + suffix] = body("plain" + suffix, B.row_program(spec, q1, "", mirror)[0],
+                                     _row_offsets(True, mirror))
+    out["last"] = body("last", B.row_program(spec, q1, "out")[0], _row_offsets(True, False))
+    row = lambda k: ROW_BYTES * k
+    out["mix"] = body("mix", B.mix_program(), {"in": row, "out": row, "rk": _ident}, seeds=range(4))
+    q = lambda k: 4 * (B.state_bit(0, k)[0] * B.COLS + B.state_bit(0, k)[1])
+    assert all(B.state_bit(w, k) == divmod(32 * w + q(k) // 4, B.COLS) for w in range(B.COLS) for k in range(32))
+    tr = B.transpose_program()
+    out["pack"] = body("pack", tr, {"in": row, "out": q, "rk": _ident}, seeds=range(4))
+    out["unpack"] = body("unpack", tr, {"in": q, "out": row, "rk": _ident}, seeds=range(4))
+    return out
+
+
+def _loop(label: str, b: Body, end_base: str, end_bytes: int, steps: list) -> list:
+    """``end = end_base + end_bytes``; a loop of ``b`` then ``addi`` each (reg, bytes) of
+    ``steps``, back while ``end_base``'s register (the first step's) has not reached it."""
+    lines = [f"addi   {LOOP_REG}, {end_base}, {end_bytes}", f"{label}:"]
+    lines += [i.text() for i in b.insns]
+    lines += [f"addi   {r}, {r}, {n}" for r, n in steps]
+    lines.append(f"bne    {end_base}, {LOOP_REG}, {label}b")
+    return lines
+
+
+@dataclass
+class Kernel:
+    sym: str
+    lines: list          # assembly lines (function and its local subroutines)
+    bodies: dict
+    frame: int
+    cycles: int          # E31 model, the whole call (loops counted; see ``model_cycles``)
+    instructions: int    # static instructions
+
+
+def kernel(spec, sym: str) -> Kernel:
+    """``void sym(const uint32_t *masks, uint32_t *out, const uint32_t *in)``: 32 blocks (768
+    bytes, 4-byte aligned) encrypted; ``masks``: rv32_bs32.key_masks' words, round by round."""
+    bs = bodies(spec)
+    r = spec.rounds
+    spill = -(-max(b.spill_bytes for b in bs.values()) // 16) * 16
+    saved = R.CALLEE_SAVED + ("ra",)
+    save_off = spill
+    out_slot = save_off + 4 * len(saved)
+    ra_slot = out_slot + 4
+    buf_a = -(-(ra_slot + 4) // 16) * 16
+    buf_b = buf_a + STATE_BYTES
+    frame = -(-(buf_b + STATE_BYTES) // 16) * 16
+    rows5, rows27 = ROW_BYTES * B.MIRROR, ROW_BYTES * (B.ROWS - B.MIRROR)
+    row_steps = lambda ark: ([("a0", ROW_BYTES)] if ark else []) + [("a1", ROW_BYTES), ("a2", ROW_BYTES)]
+
+    def sub(name: str, loops: list) -> list:
+        return [f"{sym}_{name}:", f"sw     ra, {ra_slot}(sp)"] + loops + [f"lw     ra, {ra_slot}(sp)", "ret"]
+
+    subs = {
+        "ark": sub("ark", _loop("1", bs["ark_m"], "a2", rows5, row_steps(True))
+                   + _loop("2", bs["ark"], "a2", rows27, row_steps(True))),
+        "plain": sub("plain", _loop("1", bs["plain_m"], "a2", rows5, row_steps(False))
+                     + _loop("2", bs["plain"], "a2", rows27, row_steps(False))),
+        "last": sub("last", _loop("1", bs["last"], "a2", ROW_BYTES * B.ROWS, row_steps(True))),
+        "mix": sub("mix", _loop("1", bs["mix"], "a1", 4 * B.COLS, [("a1", 4), ("a2", 4 * (B.COLS + 1))])),
+        "pack": sub("pack", _loop("1", bs["pack"], "a1", 4 * 32 * B.COLS, [("a1", 128), ("a2", 4)])),
+        "unpack": sub("unpack", _loop("1", bs["unpack"], "a2", 4 * 32 * B.COLS, [("a2", 128), ("a1", 4)])),
+    }
+    main = [f"addi   sp, sp, {-frame}"] + [f"sw     {s}, {save_off + 4 * k}(sp)" for k, s in enumerate(saved)]
+    main += [f"sw     a1, {out_slot}(sp)", f"addi   a1, sp, {buf_a}", f"jal    ra, {sym}_pack"]
+    x, y = buf_a, buf_b
+
+    def call(name, src, dst):
+        return [f"addi   a2, sp, {src}", f"addi   a1, sp, {dst}", f"jal    ra, {sym}_{name}"]
+
+    for k in range(r - 1):
+        main += call("ark", x, y) + call("plain", y, x) + call("mix", x, y)
+        x, y = y, x
+    main += call("ark", x, y) + call("last", y, x)
+    main += [f"addi   a2, sp, {x}", f"lw     a1, {out_slot}(sp)", f"jal    ra, {sym}_unpack"]
+    main += [f"lw     {s}, {save_off + 4 * k}(sp)" for k, s in enumerate(saved)]
+    main += [f"addi   sp, sp, {frame}", "ret"]
+    lines = main[:]
+    for name in ("pack", "ark", "plain", "mix", "last", "unpack"):
+        lines += subs[name]
+    return Kernel(sym, lines, bs, frame, model_cycles(spec, bs, len(main)), len([l for l in lines if not l.endswith(":")]))
+
+
+def model_cycles(spec, bs: dict, main_insns: int) -> int:
+    """The call's E31-model cycles from its bodies: trips x (body + the loop's adds and branch),
+    plus each pass's entry (end register, ra save/restore, call and return) and the main line.
+    Branch mispredictions at loop exits are not in it (the emulator's figure has them)."""
+    r = spec.rounds
+    trip = lambda name, n, adds: n * (bs[name].cycles + adds + 1)
+    ark = trip("ark_m", B.MIRROR, 3) + trip("ark", B.ROWS - B.MIRROR, 3) + 2
+    plain = trip("plain_m", B.MIRROR, 2) + trip("plain", B.ROWS - B.MIRROR, 2) + 2
+    last = trip("last", B.ROWS, 3) + 1
+    mix = trip("mix", B.COLS, 2) + 1
+    pack = trip("pack", B.COLS, 2) + 1
+    unpack = trip("unpack", B.COLS, 2) + 1
+    passes = 2 + 2 * r + (r - 1)
+    return (r * ark + (r - 1) * (plain + mix) + last + pack + unpack + passes * 4 + main_insns)
