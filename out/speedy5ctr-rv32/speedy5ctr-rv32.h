@@ -4371,17 +4371,25 @@ static void speedy5ctr_rv32_encrypt_blocks_n(const uint32_t *rk, uint8_t *out, c
 static __attribute__((__noinline__)) void speedy5ctr_rv32_ctr_blocks(const uint32_t *rk, uint8_t *out, const uint8_t *cb,
                                                          const uint8_t *in, const uint8_t *end)
 {
-    uint32_t w[192], iv[5], c, v;
+    uint32_t w[192], c, v, iv0, iv1, iv2, iv3, iv4;
     volatile uint32_t *vw = w;
-    unsigned i, j;
-    for (j = 0; j < 5u; j++)
-        iv[j] = (uint32_t)cb[4 * j] | (uint32_t)cb[4 * j + 1] << 8 | (uint32_t)cb[4 * j + 2] << 16 | (uint32_t)cb[4 * j + 3] << 24;
-    c = (uint32_t)cb[20] << 24 | (uint32_t)cb[21] << 16
-      | (uint32_t)cb[22] << 8 | cb[23];
+    const volatile uint8_t *vc = cb;    /* volatile: read byte by byte, never a memcpy call */
+    unsigned i;
+    iv0 = (uint32_t)vc[0] | (uint32_t)vc[1] << 8 | (uint32_t)vc[2] << 16 | (uint32_t)vc[3] << 24;
+    iv1 = (uint32_t)vc[4] | (uint32_t)vc[5] << 8 | (uint32_t)vc[6] << 16 | (uint32_t)vc[7] << 24;
+    iv2 = (uint32_t)vc[8] | (uint32_t)vc[9] << 8 | (uint32_t)vc[10] << 16 | (uint32_t)vc[11] << 24;
+    iv3 = (uint32_t)vc[12] | (uint32_t)vc[13] << 8 | (uint32_t)vc[14] << 16 | (uint32_t)vc[15] << 24;
+    iv4 = (uint32_t)vc[16] | (uint32_t)vc[17] << 8 | (uint32_t)vc[18] << 16 | (uint32_t)vc[19] << 24;
+    c = (uint32_t)vc[20] << 24 | (uint32_t)vc[21] << 16
+      | (uint32_t)vc[22] << 8 | vc[23];
     for (; in != end; c += 32u) {
         for (i = 0; i < 32u; i++) {
             v = c + i;
-            for (j = 0; j < 5u; j++) w[6 * i + j] = iv[j];
+            w[6 * i + 0] = iv0;
+            w[6 * i + 1] = iv1;
+            w[6 * i + 2] = iv2;
+            w[6 * i + 3] = iv3;
+            w[6 * i + 4] = iv4;
             w[6 * i + 5] = v >> 24 | (v >> 8 & 0xff00u) | (v << 8 & 0xff0000u) | v << 24;
         }
         speedy5ctr_rv32_encrypt32_rv32(rk + 36, w, w);

@@ -140,6 +140,11 @@ static void {p}_encrypt_blocks_n(const uint32_t *rk, uint8_t *out, const uint8_t
     for (; n; n--, in += {spec.block_bytes}, out += {spec.block_bytes}) {p}_encrypt_blocks(rk, out, in);
 }}
 """
+    nw = spec.block_bytes // 4 - 1
+    ivs = ", ".join(f"iv{j}" for j in range(nw))
+    iv_loads = "\n".join(f"    iv{j} = (uint32_t)vc[{4 * j}] | (uint32_t)vc[{4 * j + 1}] << 8 | (uint32_t)vc[{4 * j + 2}] << 16"
+                          f" | (uint32_t)vc[{4 * j + 3}] << 24;" for j in range(nw))
+    iv_stores = "\n".join(f"            w[{nw + 1} * i + {j}] = iv{j};" for j in range(nw))
     if mode == "ctr":
         text += f"""
 /* Counter mode over whole groups of 32 blocks of in up to end (the glue hands it nothing else):
@@ -148,17 +153,17 @@ static void {p}_encrypt_blocks_n(const uint32_t *rk, uint8_t *out, const uint8_t
 static __attribute__((__noinline__)) void {p}_ctr_blocks(const uint32_t *rk, uint8_t *out, const uint8_t *cb,
                                                          const uint8_t *in, const uint8_t *end)
 {{
-    uint32_t w[{gb // 4}], iv[{spec.block_bytes // 4 - 1}], c, v;
+    uint32_t w[{gb // 4}], c, v, {ivs};
     volatile uint32_t *vw = w;
-    unsigned i, j;
-    for (j = 0; j < {spec.block_bytes // 4 - 1}u; j++)
-        iv[j] = (uint32_t)cb[4 * j] | (uint32_t)cb[4 * j + 1] << 8 | (uint32_t)cb[4 * j + 2] << 16 | (uint32_t)cb[4 * j + 3] << 24;
-    c = (uint32_t)cb[{spec.block_bytes - 4}] << 24 | (uint32_t)cb[{spec.block_bytes - 3}] << 16
-      | (uint32_t)cb[{spec.block_bytes - 2}] << 8 | cb[{spec.block_bytes - 1}];
+    const volatile uint8_t *vc = cb;    /* volatile: read byte by byte, never a memcpy call */
+    unsigned i;
+{iv_loads}
+    c = (uint32_t)vc[{spec.block_bytes - 4}] << 24 | (uint32_t)vc[{spec.block_bytes - 3}] << 16
+      | (uint32_t)vc[{spec.block_bytes - 2}] << 8 | vc[{spec.block_bytes - 1}];
     for (; in != end; c += {GROUP}u) {{
         for (i = 0; i < {GROUP}u; i++) {{
             v = c + i;
-            for (j = 0; j < {spec.block_bytes // 4 - 1}u; j++) w[{spec.block_bytes // 4} * i + j] = iv[j];
+{iv_stores}
             w[{spec.block_bytes // 4} * i + {spec.block_bytes // 4 - 1}] = v >> 24 | (v >> 8 & 0xff00u) | (v << 8 & 0xff0000u) | v << 24;
         }}
         {sym}(rk + {rk_one}, w, w);
