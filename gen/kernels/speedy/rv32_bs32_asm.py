@@ -53,10 +53,10 @@ def _strip(c: rv32_function.Compiled) -> list:
             and not (i.mnem == "addi" and i.dst == "sp")]
 
 
-def body(name: str, prog, offsets: dict, seeds=rv32_function.SEEDS) -> Body:
-    """``prog`` compiled (the cheapest seed) with its memory ``m``'s index k at byte offset
-    ``offsets[m](k)`` off its base register."""
-    c = rv32_function.cheapest(prog, seeds=seeds, regs=REGS)
+def body(name: str, prog, offsets: dict, seeds=rv32_function.SEEDS, phases: list | None = None) -> Body:
+    """``prog`` compiled (the cheapest seed; ``phases`` for the list scheduler, optional) with its
+    memory ``m``'s index k at byte offset ``offsets[m](k)`` off its base register."""
+    c = rv32_function.cheapest(prog, seeds=seeds, phases=phases, regs=REGS)
     bases = {spec.reg: mem for mem, spec in rv32_function.BASES.items()}   # a0 rk, a1 out, a2 in
     out, spill = [], 0
     for i in _strip(c):
@@ -94,12 +94,13 @@ def bodies(spec) -> dict:
                                      _row_offsets(True, mirror))
     out["last"] = body("last", B.row_program(spec, q1, "out")[0], _row_offsets(True, False))
     row = lambda k: ROW_BYTES * k
-    out["mix"] = body("mix", B.mix_program(), {"in": row, "out": row, "rk": _ident}, seeds=range(4))
+    mix, phases = B.mix()
+    out["mix"] = body("mix", mix, {"in": row, "out": row, "rk": _ident}, phases=phases)
     q = lambda k: 4 * (B.state_bit(0, k)[0] * B.COLS + B.state_bit(0, k)[1])
     assert all(B.state_bit(w, k) == divmod(32 * w + q(k) // 4, B.COLS) for w in range(B.COLS) for k in range(32))
-    tr = B.transpose_program()
-    out["pack"] = body("pack", tr, {"in": row, "out": q, "rk": _ident}, seeds=range(4))
-    out["unpack"] = body("unpack", tr, {"in": q, "out": row, "rk": _ident}, seeds=range(4))
+    tr, phases = B.transpose()
+    out["pack"] = body("pack", tr, {"in": row, "out": q, "rk": _ident}, seeds=range(4), phases=phases)
+    out["unpack"] = body("unpack", tr, {"in": q, "out": row, "rk": _ident}, seeds=range(4), phases=phases)
     return out
 
 
