@@ -6,7 +6,7 @@ The trick of the addressing: the compiled bodies address their memories as word 
 pinned bases (rk a0, out a1, in a2); this module rewrites those offsets, so one body serves every
 trip of a loop and ShiftColumns is an offset, never an instruction:
 
-* state buffer: row-major, word 6 i + j = (row i, column j) of 32 blocks, 37 rows (rows 0..4
+* state buffers: row-major, word 6 i + j = (row i, column j) of 32 blocks, 37 rows (rows 0..4
   again as rows 32..36, written by the passes whose next reader applies ShiftColumns: column j
   of row i is read at row i + j, 28 j bytes further, and never wraps);
 * S-box pass (``{sym}_ark``, ``_plain``, ``_last``): a loop over rows, in/out/rk advance 24 bytes;
@@ -19,8 +19,10 @@ trip of a loop and ShiftColumns is an offset, never an instruction:
   mod 8 of its 32: rv32_bs32.state_bit), so the loop adds 4 to one pointer and 128 to the other.
 
 Registers: t6 holds each loop's end; the bodies use the other 24 (a0..a2 pinned).  Every address
-depends on loop counters only (public); nothing branches on data.  Memory use: the two state
-buffers (2 x 888 bytes), the bodies' shared spill slots and the saved registers, on the stack.
+depends on loop counters only (public); nothing branches on data.  Memory use: three state
+buffers a, b, c (3 x 888 bytes: the S-box passes go a -> b -> c, MixColumns c -> a, so an S-box
+pass addresses its destination 888 bytes past its source: one pointer a row), the bodies' shared
+spill slots and the saved registers, on the stack.
 """
 from __future__ import annotations
 
@@ -53,16 +55,20 @@ def _strip(c: rv32_function.Compiled) -> list:
             and not (i.mnem == "addi" and i.dst == "sp")]
 
 
-def body(name: str, prog, offsets: dict, seeds=rv32_function.SEEDS, phases: list | None = None) -> Body:
+def body(name: str, prog, offsets: dict, seeds=rv32_function.SEEDS, phases: list | None = None,
+         out_on_in: int | None = None) -> Body:
     """``prog`` compiled (the cheapest seed; ``phases`` for the list scheduler, optional) with its
-    memory ``m``'s index k at byte offset ``offsets[m](k)`` off its base register."""
+    memory ``m``'s index k at byte offset ``offsets[m](k)`` off its base register; ``out_on_in``:
+    ``out`` addressed off in's register (a2), that many bytes further (one pointer a loop)."""
     c = rv32_function.cheapest(prog, seeds=seeds, phases=phases, regs=REGS)
     bases = {spec.reg: mem for mem, spec in rv32_function.BASES.items()}   # a0 rk, a1 out, a2 in
     out, spill = [], 0
     for i in _strip(c):
         if i.mnem in ("lw", "sw") and i.base in bases:
-            i = R.Insn(i.mnem, dst=i.dst, srcs=i.srcs, base=i.base,
-                       offset=offsets[bases[i.base]](i.offset // 4), note=i.note)
+            mem = bases[i.base]
+            base, extra = ("a2", out_on_in) if mem == "out" and out_on_in is not None else (i.base, 0)
+            i = R.Insn(i.mnem, dst=i.dst, srcs=i.srcs, base=base,
+                       offset=offsets[mem](i.offset // 4) + extra, note=i.note)
             assert R.is_imm(i.offset), (name, i)
         elif i.mnem in ("lw", "sw") and i.base == "sp":
             spill = max(spill, i.offset + 4)
@@ -89,10 +95,10 @@ def bodies(spec) -> dict:
     for mirror in (True, False):
         suffix = "_m" if mirror else ""
         out["ark" + suffix] = body("ark" + suffix, B.row_program(spec, pols, "in", mirror)[0],
-                                   _row_offsets(False, mirror))
+                                   _row_offsets(False, mirror), out_on_in=STATE_BYTES)
         out["plain" + suffix] = body("plain" + suffix, B.row_program(spec, q1, "", mirror)[0],
-                                     _row_offsets(True, mirror))
-    out["last"] = body("last", B.row_program(spec, q1, "out")[0], _row_offsets(True, False))
+                                     _row_offsets(True, mirror), out_on_in=STATE_BYTES)
+    out["last"] = body("last", B.row_program(spec, q1, "out")[0], _row_offsets(True, False), out_on_in=STATE_BYTES)
     row = lambda k: ROW_BYTES * k
     mix, phases = B.mix()
     out["mix"] = body("mix", mix, {"in": row, "out": row, "rk": _ident}, phases=phases)
@@ -135,10 +141,12 @@ def kernel(spec, sym: str) -> Kernel:
     out_slot = save_off + 4 * len(saved)
     ra_slot = out_slot + 4
     buf_a = -(-(ra_slot + 4) // 16) * 16
-    buf_b = buf_a + STATE_BYTES
-    frame = -(-(buf_b + STATE_BYTES) // 16) * 16
+    buf_b, buf_c = buf_a + STATE_BYTES, buf_a + 2 * STATE_BYTES
+    frame = -(-(buf_c + STATE_BYTES) // 16) * 16
+    assert R.is_imm(buf_c), buf_c
     rows5, rows27 = ROW_BYTES * B.MIRROR, ROW_BYTES * (B.ROWS - B.MIRROR)
-    row_steps = lambda ark: ([("a0", ROW_BYTES)] if ark else []) + [("a1", ROW_BYTES), ("a2", ROW_BYTES)]
+    # S-box passes: one pointer (a2), the destination STATE_BYTES further (buffers a -> b -> c)
+    row_steps = lambda ark: ([("a0", ROW_BYTES)] if ark else []) + [("a2", ROW_BYTES)]
 
     def sub(name: str, loops: list) -> list:
         return [f"{sym}_{name}:", f"sw     ra, {ra_slot}(sp)"] + loops + [f"lw     ra, {ra_slot}(sp)", "ret"]
@@ -153,24 +161,27 @@ def kernel(spec, sym: str) -> Kernel:
         "pack": sub("pack", _loop("1", bs["pack"], "a1", 4 * 32 * B.COLS, [("a1", 128), ("a2", 4)])),
         "unpack": sub("unpack", _loop("1", bs["unpack"], "a2", 4 * 32 * B.COLS, [("a2", 128), ("a1", 4)])),
     }
-    main = [f"addi   sp, sp, {-frame}"] + [f"sw     {s}, {save_off + 4 * k}(sp)" for k, s in enumerate(saved)]
+    main = [f"li     {LOOP_REG}, {frame}", f"sub    sp, sp, {LOOP_REG}"]
+    main += [f"sw     {s}, {save_off + 4 * k}(sp)" for k, s in enumerate(saved)]
     main += [f"sw     a1, {out_slot}(sp)", f"addi   a1, sp, {buf_a}", f"jal    ra, {sym}_pack"]
-    x, y = buf_a, buf_b
 
-    def call(name, src, dst):
-        return [f"addi   a2, sp, {src}", f"addi   a1, sp, {dst}", f"jal    ra, {sym}_{name}"]
+    def call(name, src, dst=None):
+        return [f"addi   a2, sp, {src}"] + ([f"addi   a1, sp, {dst}"] if dst is not None else []) \
+            + [f"jal    ra, {sym}_{name}"]
 
-    for k in range(r - 1):
-        main += call("ark", x, y) + call("plain", y, x) + call("mix", x, y)
-        x, y = y, x
-    main += call("ark", x, y) + call("last", y, x)
-    main += [f"addi   a2, sp, {x}", f"lw     a1, {out_slot}(sp)", f"jal    ra, {sym}_unpack"]
+    for k in range(r - 1):   # a -> b -> c -> a
+        main += call("ark", buf_a) + call("plain", buf_b) + call("mix", buf_c, buf_a)
+    main += call("ark", buf_a) + call("last", buf_b)
+    main += [f"addi   a2, sp, {buf_c}", f"lw     a1, {out_slot}(sp)", f"jal    ra, {sym}_unpack"]
     main += [f"lw     {s}, {save_off + 4 * k}(sp)" for k, s in enumerate(saved)]
-    main += [f"addi   sp, sp, {frame}", "ret"]
+    main += [f"li     {LOOP_REG}, {frame}", f"add    sp, sp, {LOOP_REG}", "ret"]
     lines = main[:]
     for name in ("pack", "ark", "plain", "mix", "last", "unpack"):
         lines += subs[name]
-    return Kernel(sym, lines, bs, frame, model_cycles(spec, bs, len(main)), len([l for l in lines if not l.endswith(":")]))
+    # ``li`` of the frame size is two instructions (lui, addi)
+    main_insns = len(main) + sum(1 for ln in main if ln.startswith("li "))
+    return Kernel(sym, lines, bs, frame, model_cycles(spec, bs, main_insns),
+                  sum(1 for ln in lines if not ln.endswith(":")) + sum(1 for ln in lines if ln.startswith("li ")))
 
 
 def model_cycles(spec, bs: dict, main_insns: int) -> int:
@@ -179,9 +190,9 @@ def model_cycles(spec, bs: dict, main_insns: int) -> int:
     Branch mispredictions at loop exits are not in it (the emulator's figure has them)."""
     r = spec.rounds
     trip = lambda name, n, adds: n * (bs[name].cycles + adds + 1)
-    ark = trip("ark_m", B.MIRROR, 3) + trip("ark", B.ROWS - B.MIRROR, 3) + 2
-    plain = trip("plain_m", B.MIRROR, 2) + trip("plain", B.ROWS - B.MIRROR, 2) + 2
-    last = trip("last", B.ROWS, 3) + 1
+    ark = trip("ark_m", B.MIRROR, 2) + trip("ark", B.ROWS - B.MIRROR, 2) + 2
+    plain = trip("plain_m", B.MIRROR, 1) + trip("plain", B.ROWS - B.MIRROR, 1) + 2
+    last = trip("last", B.ROWS, 2) + 1
     mix = trip("mix", B.COLS, 2) + 1
     pack = trip("pack", B.COLS, 2) + 1
     unpack = trip("unpack", B.COLS, 2) + 1
