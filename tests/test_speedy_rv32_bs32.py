@@ -100,9 +100,10 @@ def test_a_dropped_mirror_row_or_a_wrong_mask_is_caught(tmp_path):
     reads a stale row) or one mask word is wrong."""
     spec = ciphers.get("speedy5")
     k = K.kernel(spec, "bs32")
-    # drop the first mirror store (offset >= 768) of the plain pass's mirrored body
-    cut = next(n for n, ln in enumerate(k.lines) if ln.startswith("sw") and "(a1)" in ln
-               and int(ln.split(",")[1].split("(")[0]) >= 768)
+    # drop the first mirror store (the destination is STATE_BYTES past the source pointer a2,
+    # the mirror rows 768 bytes further) of the first S-box pass's mirrored body
+    cut = next(n for n, ln in enumerate(k.lines) if ln.startswith("sw") and "(a2)" in ln
+               and int(ln.split(",")[1].split("(")[0]) >= K.STATE_BYTES + 768)
     broken = K.Kernel(k.sym, k.lines[:cut] + k.lines[cut + 1:], k.bodies, k.frame, k.cycles, k.instructions)
     rng = random.Random(9)
     key, blocks = rng.randbytes(24), [rng.randbytes(24) for _ in range(32)]

@@ -33,33 +33,39 @@ ROWS, COLS, BLOCKS = 32, 6, 32
 MC_OFFSETS = (0, 1, 5, 9, 15, 21, 26)
 #: SWAPMOVE masks of the 32 x 32 transpose, by distance
 TRANSPOSE_MASKS = {16: 0x0000FFFF, 8: 0x00FF00FF, 4: 0x0F0F0F0F, 2: 0x33333333, 1: 0x55555555}
-#: the words the S-box loop writes twice (rows 0..4 again at 32..36) so that a read at row
-#: i + j (ShiftColumns, j <= 5) never wraps
-MIRROR = COLS - 1
+#: the rows the S-box loop writes twice (rows 0..5 again at 32..37) so that a read at row
+#: i + j (ShiftColumns, j <= 5) never wraps (rows 0..4 would do; 6 keeps the loop's pairs of rows)
+MIRROR = COLS
 
 
-def row_program(spec, pols: tuple, ark: str = "", mirror: bool = False) -> tuple[Program, tuple]:
-    """One row of an S-box layer: ``in`` (6 words: the row's bits j = 0..5, held with
-    polarities ``pols``) -> ``out`` (6 words), with the output polarities.  ``ark``: "in" XORs
-    the 6 mask words of ``rk`` into the inputs first (AddRoundKey before the S-box), "out" into
-    the outputs (the last round key).  ``mirror``: each output stored again as ``out[6 + j]``
-    (rows 0..4 again after row 31, for the next layer's ShiftColumns reads)."""
+def row_program(spec, pols: tuple, ark: str = "", mirror: bool = False, rows: int = 1) -> tuple[Program, tuple]:
+    """``rows`` consecutive rows of an S-box layer: ``in`` (6 words a row: its bits j = 0..5,
+    held with polarities ``pols``) -> ``out`` (6 words a row), with the output polarities.
+    ``ark``: "in" XORs the row's 6 mask words of ``rk`` into the inputs first (AddRoundKey
+    before the S-box), "out" into the outputs (the last round key).  ``mirror``: each output
+    also stored as ``out[6 rows + 6 row + j]`` (the first rows again after row 31, for the next
+    layer's ShiftColumns reads)."""
     b = Builder(f"{spec.name}_bs32_row")
-    b.declare("in", COLS, "r")
-    b.declare("rk", COLS, "r")
-    b.declare("out", 2 * COLS if mirror else COLS, "w")
-    x = [b.ld("in", j) for j in range(COLS)]
-    if ark == "in":
-        x = [b.eor(v, b.ld("rk", j)) for j, v in enumerate(x)]
-    y = one_block.sbox(b, spec.sbox_circuit, spec.sbox_inputs, spec.sbox_outputs, list(zip(x, pols)))
-    outs = [v for v, _ in y]
-    if ark == "out":
-        outs = [b.eor(v, b.ld("rk", j)) for j, v in enumerate(outs)]
-    for j, v in enumerate(outs):
-        b.st("out", j, v)
-        if mirror:
-            b.st("out", COLS + j, v)
-    return b.finish(), tuple(p for _, p in y)
+    n = COLS * rows
+    b.declare("in", n, "r")
+    b.declare("rk", n, "r")
+    b.declare("out", 2 * n if mirror else n, "w")
+    qs = ()
+    for row in range(rows):
+        base = COLS * row
+        x = [b.ld("in", base + j) for j in range(COLS)]
+        if ark == "in":
+            x = [b.eor(v, b.ld("rk", base + j)) for j, v in enumerate(x)]
+        y = one_block.sbox(b, spec.sbox_circuit, spec.sbox_inputs, spec.sbox_outputs, list(zip(x, pols)))
+        outs = [v for v, _ in y]
+        if ark == "out":
+            outs = [b.eor(v, b.ld("rk", base + j)) for j, v in enumerate(outs)]
+        for j, v in enumerate(outs):
+            b.st("out", base + j, v)
+            if mirror:
+                b.st("out", n + base + j, v)
+        qs = tuple(p for _, p in y)
+    return b.finish(), qs
 
 
 def mix_order(step: int = 1) -> list[int]:

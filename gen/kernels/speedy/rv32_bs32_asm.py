@@ -1,28 +1,27 @@
 """The 32-block bitsliced SPEEDY kernel (gen/kernels/speedy/rv32_bs32.py) as one RV32I function:
 the straight-line bodies of rv32_bs32 (each compiled by gen/kernels/rv32_function.py) inside
-counted loops, one local subroutine per pass, the state in two stack buffers.
+counted loops, one local subroutine per pass, the state in stack buffers.
 
 The trick of the addressing: the compiled bodies address their memories as word indices off the
 pinned bases (rk a0, out a1, in a2); this module rewrites those offsets, so one body serves every
 trip of a loop and ShiftColumns is an offset, never an instruction:
 
-* state buffers: row-major, word 6 i + j = (row i, column j) of 32 blocks, 37 rows (rows 0..4
-  again as rows 32..36, written by the passes whose next reader applies ShiftColumns: column j
+* state buffers: row-major, word 6 i + j = (row i, column j) of 32 blocks, 38 rows (rows 0..5
+  again as rows 32..37, written by the passes whose next reader applies ShiftColumns: column j
   of row i is read at row i + j, 28 j bytes further, and never wraps);
-* S-box pass (``{sym}_ark``, ``_plain``, ``_last``): a loop over rows, in/out/rk advance 24 bytes;
-  rows 0..4 by a body that also stores the mirror row (+768 bytes), rows 5..31 by one that does
-  not (two copies of the body, no per-row test);
+* S-box pass (``{sym}_ark``, ``_plain``, ``_last``): a loop over pairs of rows (UNROLL: one
+  body compiled for two rows), in and rk advance 48 bytes; rows 0..5 by a body that also stores
+  the mirror rows (+768 bytes), rows 6..31 by one that does not (two copies, no per-row test);
+  the destination is addressed off the source's pointer, STATE_BYTES on (buffers a -> b -> c);
 * MixColumns pass: a loop over the 6 columns, in = src + 28 j (ShiftColumns), out = dst + 4 j,
-  row k at 24 k;
+  row k at 24 k (c -> a);
 * pack / unpack: six 32 x 32 transposes, word w of the 32 blocks (24-byte stride) <-> the 32
   state words p = 32 w + q(k) (bit k of a little-endian word is state bit 8 (k div 8) + 7 - k
   mod 8 of its 32: rv32_bs32.state_bit), so the loop adds 4 to one pointer and 128 to the other.
 
 Registers: t6 holds each loop's end; the bodies use the other 24 (a0..a2 pinned).  Every address
 depends on loop counters only (public); nothing branches on data.  Memory use: three state
-buffers a, b, c (3 x 888 bytes: the S-box passes go a -> b -> c, MixColumns c -> a, so an S-box
-pass addresses its destination 888 bytes past its source: one pointer a row), the bodies' shared
-spill slots and the saved registers, on the stack.
+buffers (3 x 912 bytes), the bodies' shared spill slots and the saved registers, on the stack.
 """
 from __future__ import annotations
 
@@ -36,7 +35,7 @@ from gen.kernels.speedy import rv32 as one_block
 LOOP_REG = "t6"
 REGS = tuple(r for r in rv32_function.REGS if r != LOOP_REG)
 ROW_BYTES = 4 * B.COLS                       # 24
-STATE_BYTES = 4 * B.COLS * (B.ROWS + B.MIRROR)   # 888: 37 rows
+STATE_BYTES = 4 * B.COLS * (B.ROWS + B.MIRROR)   # 912: 38 rows
 MASK_WORDS = B.ROWS * B.COLS                 # round-key masks a round: 192 words
 
 
@@ -81,10 +80,17 @@ def _ident(k):
     return 4 * k
 
 
+#: rows an S-box loop trip takes (the body is compiled for that many consecutive rows)
+UNROLL = 2
+
+
 def _row_offsets(shift: bool, mirror: bool) -> dict:
-    """S-box rows: in word j of row i + (j if ShiftColumns pends), out word j (+ the mirror)."""
-    return {"in": (lambda k: 4 * (B.COLS * k + k)) if shift else _ident, "rk": _ident,
-            "out": (lambda k: 4 * k if k < B.COLS else 4 * B.ROWS * B.COLS + 4 * (k - B.COLS)) if mirror else _ident}
+    """S-box rows (UNROLL of them): in word j of row i + (j if ShiftColumns pends), out word j
+    (+ the mirror, 32 rows on)."""
+    n = B.COLS * UNROLL
+    row_in = (lambda k: ROW_BYTES * (k // B.COLS) + 4 * (B.COLS + 1) * (k % B.COLS)) if shift else _ident
+    row_out = (lambda k: 4 * k if k < n else 4 * B.ROWS * B.COLS + 4 * (k - n)) if mirror else _ident
+    return {"in": row_in, "rk": _ident, "out": row_out}
 
 
 def bodies(spec) -> dict:
@@ -94,11 +100,12 @@ def bodies(spec) -> dict:
     out = {}
     for mirror in (True, False):
         suffix = "_m" if mirror else ""
-        out["ark" + suffix] = body("ark" + suffix, B.row_program(spec, pols, "in", mirror)[0],
+        out["ark" + suffix] = body("ark" + suffix, B.row_program(spec, pols, "in", mirror, UNROLL)[0],
                                    _row_offsets(False, mirror), out_on_in=STATE_BYTES)
-        out["plain" + suffix] = body("plain" + suffix, B.row_program(spec, q1, "", mirror)[0],
+        out["plain" + suffix] = body("plain" + suffix, B.row_program(spec, q1, "", mirror, UNROLL)[0],
                                      _row_offsets(True, mirror), out_on_in=STATE_BYTES)
-    out["last"] = body("last", B.row_program(spec, q1, "out")[0], _row_offsets(True, False), out_on_in=STATE_BYTES)
+    out["last"] = body("last", B.row_program(spec, q1, "out", False, UNROLL)[0], _row_offsets(True, False),
+                       out_on_in=STATE_BYTES)
     row = lambda k: ROW_BYTES * k
     mix, phases = B.mix()
     out["mix"] = body("mix", mix, {"in": row, "out": row, "rk": _ident}, phases=phases)
@@ -144,18 +151,20 @@ def kernel(spec, sym: str) -> Kernel:
     buf_b, buf_c = buf_a + STATE_BYTES, buf_a + 2 * STATE_BYTES
     frame = -(-(buf_c + STATE_BYTES) // 16) * 16
     assert R.is_imm(buf_c), buf_c
-    rows5, rows27 = ROW_BYTES * B.MIRROR, ROW_BYTES * (B.ROWS - B.MIRROR)
+    rows_m, rows_rest = ROW_BYTES * B.MIRROR, ROW_BYTES * (B.ROWS - B.MIRROR)
+    assert B.MIRROR % UNROLL == 0 and B.ROWS % UNROLL == 0
     # S-box passes: one pointer (a2), the destination STATE_BYTES further (buffers a -> b -> c)
-    row_steps = lambda ark: ([("a0", ROW_BYTES)] if ark else []) + [("a2", ROW_BYTES)]
+    step = ROW_BYTES * UNROLL
+    row_steps = lambda ark: ([("a0", step)] if ark else []) + [("a2", step)]
 
     def sub(name: str, loops: list) -> list:
         return [f"{sym}_{name}:", f"sw     ra, {ra_slot}(sp)"] + loops + [f"lw     ra, {ra_slot}(sp)", "ret"]
 
     subs = {
-        "ark": sub("ark", _loop("1", bs["ark_m"], "a2", rows5, row_steps(True))
-                   + _loop("2", bs["ark"], "a2", rows27, row_steps(True))),
-        "plain": sub("plain", _loop("1", bs["plain_m"], "a2", rows5, row_steps(False))
-                     + _loop("2", bs["plain"], "a2", rows27, row_steps(False))),
+        "ark": sub("ark", _loop("1", bs["ark_m"], "a2", rows_m, row_steps(True))
+                   + _loop("2", bs["ark"], "a2", rows_rest, row_steps(True))),
+        "plain": sub("plain", _loop("1", bs["plain_m"], "a2", rows_m, row_steps(False))
+                     + _loop("2", bs["plain"], "a2", rows_rest, row_steps(False))),
         "last": sub("last", _loop("1", bs["last"], "a2", ROW_BYTES * B.ROWS, row_steps(True))),
         "mix": sub("mix", _loop("1", bs["mix"], "a1", 4 * B.COLS, [("a1", 4), ("a2", 4 * (B.COLS + 1))])),
         "pack": sub("pack", _loop("1", bs["pack"], "a1", 4 * 32 * B.COLS, [("a1", 128), ("a2", 4)])),
@@ -190,9 +199,10 @@ def model_cycles(spec, bs: dict, main_insns: int) -> int:
     Branch mispredictions at loop exits are not in it (the emulator's figure has them)."""
     r = spec.rounds
     trip = lambda name, n, adds: n * (bs[name].cycles + adds + 1)
-    ark = trip("ark_m", B.MIRROR, 2) + trip("ark", B.ROWS - B.MIRROR, 2) + 2
-    plain = trip("plain_m", B.MIRROR, 1) + trip("plain", B.ROWS - B.MIRROR, 1) + 2
-    last = trip("last", B.ROWS, 2) + 1
+    rows = lambda name, n, adds: trip(name, n // UNROLL, adds)
+    ark = rows("ark_m", B.MIRROR, 2) + rows("ark", B.ROWS - B.MIRROR, 2) + 2
+    plain = rows("plain_m", B.MIRROR, 1) + rows("plain", B.ROWS - B.MIRROR, 1) + 2
+    last = rows("last", B.ROWS, 2) + 1
     mix = trip("mix", B.COLS, 2) + 1
     pack = trip("pack", B.COLS, 2) + 1
     unpack = trip("unpack", B.COLS, 2) + 1
