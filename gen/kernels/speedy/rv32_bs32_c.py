@@ -93,36 +93,42 @@ static void {p}_keyschedule_bs32(uint32_t *rk, const uint8_t *key)
 
 /* 32 blocks through the kernel: aligned buffers straight through, others through w (pointer
  * values only decide: public). */
-static void {p}_encrypt32(const uint32_t *rk, uint8_t *out, const uint8_t *in, uint32_t *w)
+/* 32 blocks through the kernel: aligned buffers straight through (0 returned), others through w
+ * (1 returned: w then holds data to wipe); the pointers' values decide (public). */
+static unsigned {p}_encrypt32(const uint32_t *rk, uint8_t *out, const uint8_t *in, uint32_t *w)
 {{
     volatile uint8_t *vb = (volatile uint8_t *)w;   /* volatile: no loop becomes a memcpy call */
     unsigned i;
     if ((((uintptr_t)out | (uintptr_t)in) & 3u) == 0u) {{
         {sym}(rk + {rk_one}, (uint32_t *)(void *)out, (const uint32_t *)(const void *)in);
-        return;
+        return 0u;
     }}
     for (i = 0; i < {gb}u; i++) vb[i] = in[i];
     {sym}(rk + {rk_one}, w, w);
     for (i = 0; i < {gb}u; i++) out[i] = vb[i];
+    return 1u;
 }}
 
 /* n >= {pad_from} blocks: groups of 32 by the bitsliced kernel; a rest of {pad_from} or more blocks
- * padded to one more group, fewer by the one-block function (chosen by modelled cycles). */
+ * padded to one more group, fewer by the one-block function (chosen by modelled cycles).  w is
+ * wiped only if data went through it (a public fact: alignment and length). */
 static __attribute__((__noinline__)) void {p}_encrypt_groups(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t n)
 {{
     uint32_t w[{gb // 4}];
     volatile uint32_t *vw = w;
     volatile uint8_t *vb = (volatile uint8_t *)w;
-    unsigned i;
-    for (; n >= {GROUP}u; n -= {GROUP}u, in += {gb}, out += {gb}) {p}_encrypt32(rk, out, in, w);
+    unsigned i, used = 0u;
+    for (; n >= {GROUP}u; n -= {GROUP}u, in += {gb}, out += {gb}) used |= {p}_encrypt32(rk, out, in, w);
     if (n >= {pad_from}u) {{
         for (i = 0; i < {gb}u; i++) vb[i] = i < {spec.block_bytes}u * n ? in[i] : 0u;
         {sym}(rk + {rk_one}, w, w);
         for (i = 0; i < {spec.block_bytes}u * n; i++) out[i] = vb[i];
         n = 0;
+        used = 1u;
     }}
     for (; n; n--, in += {spec.block_bytes}, out += {spec.block_bytes}) {p}_encrypt_blocks(rk, out, in);
-    for (i = 0; i < {gb // 4}u; i++) vw[i] = 0;
+    if (used)
+        for (i = 0; i < {gb // 4}u; i++) vw[i] = 0;
 }}
 
 /* n >= 1 blocks (the glue's ecb_encrypt calls it for n != 0): fewer than {pad_from} by the one-block
