@@ -33,18 +33,18 @@ ROWS, COLS, BLOCKS = 32, 6, 32
 MC_OFFSETS = (0, 1, 5, 9, 15, 21, 26)
 #: SWAPMOVE masks of the 32 x 32 transpose, by distance
 TRANSPOSE_MASKS = {16: 0x0000FFFF, 8: 0x00FF00FF, 4: 0x0F0F0F0F, 2: 0x33333333, 1: 0x55555555}
-#: the rows the S-box loop writes twice (rows 0..5 again at 32..37) so that a read at row
-#: i + j (ShiftColumns, j <= 5) never wraps (rows 0..4 would do; 6 keeps the loop's pairs of rows)
-MIRROR = COLS
+#: the rows after row 31 that a read at row i + j (ShiftColumns, j <= 5) reaches: rows 0..4
+#: again at 32..36 (column j: rows 0..j-1 only), written by the passes before such a read
+MIRROR = COLS - 1
 
 
-def row_program(spec, pols: tuple, ark: str = "", mirror: bool = False, rows: int = 1) -> tuple[Program, tuple]:
+def row_program(spec, pols: tuple, ark: str = "", mirror=False, rows: int = 1) -> tuple[Program, tuple]:
     """``rows`` consecutive rows of an S-box layer: ``in`` (6 words a row: its bits j = 0..5,
     held with polarities ``pols``) -> ``out`` (6 words a row), with the output polarities.
     ``ark``: "in" XORs the row's 6 mask words of ``rk`` into the inputs first (AddRoundKey
-    before the S-box), "out" into the outputs (the last round key).  ``mirror``: each output
-    also stored as ``out[6 rows + 6 row + j]`` (the first rows again after row 31, for the next
-    layer's ShiftColumns reads)."""
+    before the S-box), "out" into the outputs (the last round key).  ``mirror``: True, or the
+    (row, column) pairs of this body to store again as ``out[6 rows + 6 row + j]`` (the first rows
+    again after row 31, for the next layer's ShiftColumns reads)."""
     b = Builder(f"{spec.name}_bs32_row")
     n = COLS * rows
     b.declare("in", n, "r")
@@ -62,7 +62,7 @@ def row_program(spec, pols: tuple, ark: str = "", mirror: bool = False, rows: in
             outs = [b.eor(v, b.ld("rk", base + j)) for j, v in enumerate(outs)]
         for j, v in enumerate(outs):
             b.st("out", base + j, v)
-            if mirror:
+            if mirror is True or (mirror and (row, j) in mirror):
                 b.st("out", n + base + j, v)
         qs = tuple(p for _, p in y)
     return b.finish(), qs

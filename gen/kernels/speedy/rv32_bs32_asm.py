@@ -35,7 +35,7 @@ from gen.kernels.speedy import rv32 as one_block
 LOOP_REG = "t6"
 REGS = tuple(r for r in rv32_function.REGS if r != LOOP_REG)
 ROW_BYTES = 4 * B.COLS                       # 24
-STATE_BYTES = 4 * B.COLS * (B.ROWS + B.MIRROR)   # 912: 38 rows
+STATE_BYTES = 4 * B.COLS * (B.ROWS + B.MIRROR)   # 888: 37 rows
 MASK_WORDS = B.ROWS * B.COLS                 # round-key masks a round: 192 words
 
 
@@ -82,7 +82,10 @@ def _ident(k):
 
 TRANSPOSE_SEEDS = range(16)
 #: rows an S-box loop trip takes (the body is compiled for that many consecutive rows)
-UNROLL = 2
+UNROLL = 4
+#: the S-box passes' first rows, by straight bodies that also store the mirror words they must
+#: (row r, column j with r < j): MIRROR rounded up to whole trips
+HEAD = -(-B.MIRROR // UNROLL) * UNROLL
 
 
 def _row_offsets(shift: bool, mirror: bool) -> dict:
@@ -94,17 +97,26 @@ def _row_offsets(shift: bool, mirror: bool) -> dict:
     return {"in": row_in, "rk": _ident, "out": row_out}
 
 
+def _mirrored(trip: int) -> set:
+    """The (row in the trip, column) words trip ``trip`` of the head must store again."""
+    return {(r, j) for r in range(UNROLL) for j in range(B.COLS) if trip * UNROLL + r < j}
+
+
 def bodies(spec) -> dict:
     """Every body of the kernel, compiled: {name: Body}."""
     pols = one_block.round_polarities(spec)
     _, q1 = B.row_program(spec, pols, "in")
     out = {}
-    for mirror in (True, False):
-        suffix = "_m" if mirror else ""
-        out["ark" + suffix] = body("ark" + suffix, B.row_program(spec, pols, "in", mirror, UNROLL)[0],
-                                   _row_offsets(False, mirror), out_on_in=STATE_BYTES)
-        out["plain" + suffix] = body("plain" + suffix, B.row_program(spec, q1, "", mirror, UNROLL)[0],
-                                     _row_offsets(True, mirror), out_on_in=STATE_BYTES)
+    for t in range(HEAD // UNROLL):
+        m = _mirrored(t)
+        out[f"ark_m{t}"] = body(f"ark_m{t}", B.row_program(spec, pols, "in", m, UNROLL)[0],
+                                _row_offsets(False, True), out_on_in=STATE_BYTES)
+        out[f"plain_m{t}"] = body(f"plain_m{t}", B.row_program(spec, q1, "", m, UNROLL)[0],
+                                  _row_offsets(True, True), out_on_in=STATE_BYTES)
+    out["ark"] = body("ark", B.row_program(spec, pols, "in", False, UNROLL)[0], _row_offsets(False, False),
+                      out_on_in=STATE_BYTES)
+    out["plain"] = body("plain", B.row_program(spec, q1, "", False, UNROLL)[0], _row_offsets(True, False),
+                        out_on_in=STATE_BYTES)
     out["last"] = body("last", B.row_program(spec, q1, "out", False, UNROLL)[0], _row_offsets(True, False),
                        out_on_in=STATE_BYTES)
     row = lambda k: ROW_BYTES * k
@@ -153,8 +165,7 @@ def kernel(spec, sym: str) -> Kernel:
     buf_b, buf_c = buf_a + STATE_BYTES, buf_a + 2 * STATE_BYTES
     frame = -(-(buf_c + STATE_BYTES) // 16) * 16
     assert R.is_imm(buf_c), buf_c
-    rows_m, rows_rest = ROW_BYTES * B.MIRROR, ROW_BYTES * (B.ROWS - B.MIRROR)
-    assert B.MIRROR % UNROLL == 0 and B.ROWS % UNROLL == 0
+    assert B.ROWS % UNROLL == 0
     # S-box passes: one pointer (a2), the destination STATE_BYTES further (buffers a -> b -> c)
     step = ROW_BYTES * UNROLL
     row_steps = lambda ark: ([("a0", step)] if ark else []) + [("a2", step)]
@@ -162,11 +173,17 @@ def kernel(spec, sym: str) -> Kernel:
     def sub(name: str, loops: list) -> list:
         return [f"{sym}_{name}:", f"sw     ra, {ra_slot}(sp)"] + loops + [f"lw     ra, {ra_slot}(sp)", "ret"]
 
+    def head(name: str, ark: bool) -> list:
+        lines = []
+        for t in range(HEAD // UNROLL):
+            lines += [i.text() for i in bs[f"{name}_m{t}"].insns]
+            lines += [f"addi   {r}, {r}, {n}" for r, n in row_steps(ark)]
+        return lines
+
     subs = {
-        "ark": sub("ark", _loop("1", bs["ark_m"], "a2", rows_m, row_steps(True))
-                   + _loop("2", bs["ark"], "a2", rows_rest, row_steps(True))),
-        "plain": sub("plain", _loop("1", bs["plain_m"], "a2", rows_m, row_steps(False))
-                     + _loop("2", bs["plain"], "a2", rows_rest, row_steps(False))),
+        "ark": sub("ark", head("ark", True) + _loop("1", bs["ark"], "a2", ROW_BYTES * (B.ROWS - HEAD), row_steps(True))),
+        "plain": sub("plain", head("plain", False)
+                     + _loop("1", bs["plain"], "a2", ROW_BYTES * (B.ROWS - HEAD), row_steps(False))),
         "last": sub("last", _loop("1", bs["last"], "a2", ROW_BYTES * B.ROWS, row_steps(True))),
         "mix": sub("mix", _loop("1", bs["mix"], "a1", 4 * B.COLS, [("a1", 4), ("a2", 4 * (B.COLS + 1))])),
         "pack": sub("pack", _loop("1", bs["pack"], "a1", 4 * 32 * B.COLS, [("a1", 128), ("a2", 4)])),
@@ -202,8 +219,9 @@ def model_cycles(spec, bs: dict, main_insns: int) -> int:
     r = spec.rounds
     trip = lambda name, n, adds: n * (bs[name].cycles + adds + 1)
     rows = lambda name, n, adds: trip(name, n // UNROLL, adds)
-    ark = rows("ark_m", B.MIRROR, 2) + rows("ark", B.ROWS - B.MIRROR, 2) + 2
-    plain = rows("plain_m", B.MIRROR, 1) + rows("plain", B.ROWS - B.MIRROR, 1) + 2
+    head = lambda name, adds: sum(bs[f"{name}_m{t}"].cycles + adds for t in range(HEAD // UNROLL))
+    ark = head("ark", 2) + rows("ark", B.ROWS - HEAD, 2) + 2
+    plain = head("plain", 1) + rows("plain", B.ROWS - HEAD, 1) + 2
     last = rows("last", B.ROWS, 2) + 1
     mix = trip("mix", B.COLS, 2) + 1
     pack = trip("pack", B.COLS, 2) + 1
