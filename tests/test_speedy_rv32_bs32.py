@@ -141,3 +141,24 @@ def test_the_drop_takes_the_kernel_for_long_messages(drop, tmp_path):
     assert met["ecb_cycles_per_block"]["64"] < 0.8 * met["ecb_cycles_per_block"]["1"]
     assert met["ctx_bytes"] == 24 * (spec.rounds + 1) + 4 * 192 * (spec.rounds + 1)
     assert res.manifest["validation"]["constant_time_check"] == "verified"
+
+
+def test_the_polarity_plan_needs_6_nots_an_sbox_and_computes_it():
+    """polarity.search: 6 + 6 NOTs a round (the one-block kernel's greedy rule: 8 + 8); both S-box
+    programs it gives compute the S-box on every lane with the polarities they say."""
+    from gen.kernels.speedy import polarity
+    spec = ciphers.get("speedy6")
+    plan = polarity.search(spec)
+    assert plan.nots == (6, 6)
+    ls = B.layers(spec)
+    rng = random.Random(11)
+    for name, q in (("first", ls["q1"]), ("second", ls["q2"])):
+        kw = dict(ls[name], ark="")
+        prog, qo = B.row_program(spec, **kw)
+        assert qo == q and sum(1 for op in prog.ops if op.kind == "mvn") == plan.nots[name == "second"]
+        held = [rng.getrandbits(32) for _ in range(6)]
+        out = ir.run(prog, {"in": held, "rk": [0] * 6})["out"]
+        for lane in range(32):
+            x = sum((((held[j] >> lane) & 1) ^ kw["pols"][j]) << (5 - j) for j in range(6))
+            y = sum((((out[j] >> lane) & 1) ^ q[j]) << (5 - j) for j in range(6))
+            assert y == spec.sbox[x], (name, lane)

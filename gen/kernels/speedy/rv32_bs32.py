@@ -25,6 +25,7 @@ from __future__ import annotations
 from gen import ciphers
 from gen.ir import Builder, Program
 from gen.kernels import rv32_function
+from gen.kernels.speedy import polarity
 from gen.kernels.speedy import rv32 as one_block
 from gen.sched import inorder_post
 
@@ -38,13 +39,15 @@ TRANSPOSE_MASKS = {16: 0x0000FFFF, 8: 0x00FF00FF, 4: 0x0F0F0F0F, 2: 0x33333333, 
 MIRROR = COLS - 1
 
 
-def row_program(spec, pols: tuple, ark: str = "", mirror=False, rows: int = 1) -> tuple[Program, tuple]:
+def row_program(spec, pols: tuple, ark: str = "", mirror=False, rows: int = 1,
+                gate_pols: tuple | None = None) -> tuple[Program, tuple]:
     """``rows`` consecutive rows of an S-box layer: ``in`` (6 words a row: its bits j = 0..5,
     held with polarities ``pols``) -> ``out`` (6 words a row), with the output polarities.
     ``ark``: "in" XORs the row's 6 mask words of ``rk`` into the inputs first (AddRoundKey
     before the S-box), "out" into the outputs (the last round key).  ``mirror``: True, or the
     (row, column) pairs of this body to store again as ``out[6 rows + 6 row + j]`` (the first rows
-    again after row 31, for the next layer's ShiftColumns reads)."""
+    again after row 31, for the next layer's ShiftColumns reads).  ``gate_pols``: the circuit's
+    gate polarities (gen/kernels/speedy/polarity.py); without, the one-block kernel's greedy rule."""
     b = Builder(f"{spec.name}_bs32_row")
     n = COLS * rows
     b.declare("in", n, "r")
@@ -56,7 +59,9 @@ def row_program(spec, pols: tuple, ark: str = "", mirror=False, rows: int = 1) -
         x = [b.ld("in", base + j) for j in range(COLS)]
         if ark == "in":
             x = [b.eor(v, b.ld("rk", base + j)) for j, v in enumerate(x)]
-        y = one_block.sbox(b, spec.sbox_circuit, spec.sbox_inputs, spec.sbox_outputs, list(zip(x, pols)))
+        circ = (spec.sbox_circuit, spec.sbox_inputs, spec.sbox_outputs)
+        y = (one_block.sbox(b, *circ, list(zip(x, pols))) if gate_pols is None
+             else polarity.sbox(b, *circ, list(zip(x, pols)), gate_pols))
         outs = [v for v, _ in y]
         if ark == "out":
             outs = [b.eor(v, b.ld("rk", base + j)) for j, v in enumerate(outs)]
@@ -66,6 +71,20 @@ def row_program(spec, pols: tuple, ark: str = "", mirror=False, rows: int = 1) -
                 b.st("out", n + base + j, v)
         qs = tuple(p for _, p in y)
     return b.finish(), qs
+
+
+def layers(spec, rows: int = 1) -> dict:
+    """The three S-box row programs of the kernel with the NOT-minimal polarities
+    (polarity.search): "first" (AddRoundKey on the inputs, input polarities set by the masks),
+    "second" (inputs: the first's outputs), "last" (the second, the last key on the outputs);
+    {name: (kwargs of row_program)} and the held polarities: "pin", "q1", "q2"."""
+    plan = polarity.search(spec)
+    q1 = row_program(spec, plan.pin, gate_pols=plan.p1)[1]
+    q2 = row_program(spec, q1, gate_pols=plan.p2)[1]
+    return {"first": dict(pols=plan.pin, ark="in", gate_pols=plan.p1, rows=rows),
+            "second": dict(pols=q1, ark="", gate_pols=plan.p2, rows=rows),
+            "last": dict(pols=q1, ark="out", gate_pols=plan.p2, rows=rows),
+            "pin": plan.pin, "q1": q1, "q2": q2}
 
 
 def mix_order(step: int = 1) -> list[int]:
@@ -171,13 +190,10 @@ ROW_LOOP, ROW_LOOP_ARK, COLUMN_LOOP = 2, 3, 3
 
 def components(spec) -> dict:
     """Each part compiled (cheapest of the seeds): {name: Compiled}."""
-    pols = one_block.round_polarities(spec)
-    out = {}
-    p1, q1 = row_program(spec, pols, "in")
-    out["row_ark"] = rv32_function.cheapest(p1)
-    p2, q2 = row_program(spec, q1)
-    out["row"] = rv32_function.cheapest(p2)
-    out["row_last"] = rv32_function.cheapest(row_program(spec, q1, "out")[0])
+    ls = layers(spec)
+    out = {"row_ark": rv32_function.cheapest(row_program(spec, **ls["first"])[0]),
+           "row": rv32_function.cheapest(row_program(spec, **ls["second"])[0]),
+           "row_last": rv32_function.cheapest(row_program(spec, **ls["last"])[0])}
     prog, phases = mix()
     out["mix"] = rv32_function.cheapest(prog, phases=phases)
     out["transpose"] = rv32_function.cheapest(transpose_program(), seeds=range(4))
@@ -226,12 +242,11 @@ def key_masks(spec, key: bytes, pols: tuple, qs: list) -> list[list[list[int]]]:
 
 def round_masks(spec, key: bytes) -> list[list[list[int]]]:
     """key_masks with the polarities the kernel holds: 0 after packing, the second S-box's
-    outputs' after each MixColumns (7 terms: odd, the polarity stays), the last S-box's at the end."""
-    pols = one_block.round_polarities(spec)
-    _, q1 = row_program(spec, pols, "in")
-    _, q2 = row_program(spec, q1)
-    qs = [(0,) * COLS] + [q2] * (spec.rounds - 1) + [last_out_polarity(spec, q1)]
-    return key_masks(spec, key, pols, qs)
+    outputs' after each MixColumns (7 terms: odd, the polarity stays), the last S-box's at the end
+    (the same: the last pass is the second S-box with the key on its outputs)."""
+    ls = layers(spec)
+    qs = [(0,) * COLS] + [ls["q2"]] * spec.rounds
+    return key_masks(spec, key, ls["pin"], qs)
 
 
 def mask_words(spec, key: bytes) -> list[int]:
@@ -245,10 +260,8 @@ def encrypt32(spec, key: bytes, blocks: list[bytes]) -> list[bytes]:
     masks per row): the executable model of the kernel the projection costs."""
     from gen.ir import run
     assert len(blocks) == BLOCKS
-    pols = one_block.round_polarities(spec)
-    first, q1 = row_program(spec, pols, "in")
-    second, q2 = row_program(spec, q1)
-    last, _ = row_program(spec, q1, "out")
+    ls = layers(spec)
+    first, second, last = (row_program(spec, **ls[k])[0] for k in ("first", "second", "last"))
     masks = round_masks(spec, key)
     tr, mix = transpose_program(), mix_program()
     w = [[0] * COLS for _ in range(ROWS)]                      # w[row][column]: 32 blocks
@@ -278,11 +291,6 @@ def encrypt32(spec, key: bytes, blocks: list[bytes]) -> list[bytes]:
         for b, v in enumerate(run(tr, {"in": cols, "rk": [0]})["out"]):
             out[b][4 * word:4 * word + 4] = v.to_bytes(4, "little")
     return [bytes(o) for o in out]
-
-
-def last_out_polarity(spec, pols_in: tuple) -> tuple:
-    """The held polarities of the last S-box layer's outputs (before the last round key)."""
-    return row_program(spec, pols_in)[1]
 
 
 if __name__ == "__main__":

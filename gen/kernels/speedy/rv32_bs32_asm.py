@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from gen.isa import rv32 as R
 from gen.kernels import rv32_function
 from gen.kernels.speedy import rv32_bs32 as B
-from gen.kernels.speedy import rv32 as one_block
 
 LOOP_REG = "t6"
 REGS = tuple(r for r in rv32_function.REGS if r != LOOP_REG)
@@ -104,20 +103,19 @@ def _mirrored(trip: int) -> set:
 
 def bodies(spec) -> dict:
     """Every body of the kernel, compiled: {name: Body}."""
-    pols = one_block.round_polarities(spec)
-    _, q1 = B.row_program(spec, pols, "in")
+    ls = B.layers(spec, UNROLL)
     out = {}
     for t in range(HEAD // UNROLL):
         m = _mirrored(t)
-        out[f"ark_m{t}"] = body(f"ark_m{t}", B.row_program(spec, pols, "in", m, UNROLL)[0],
+        out[f"ark_m{t}"] = body(f"ark_m{t}", B.row_program(spec, mirror=m, **ls["first"])[0],
                                 _row_offsets(False, True), out_on_in=STATE_BYTES)
-        out[f"plain_m{t}"] = body(f"plain_m{t}", B.row_program(spec, q1, "", m, UNROLL)[0],
+        out[f"plain_m{t}"] = body(f"plain_m{t}", B.row_program(spec, mirror=m, **ls["second"])[0],
                                   _row_offsets(True, True), out_on_in=STATE_BYTES)
-    out["ark"] = body("ark", B.row_program(spec, pols, "in", False, UNROLL)[0], _row_offsets(False, False),
+    out["ark"] = body("ark", B.row_program(spec, **ls["first"])[0], _row_offsets(False, False),
                       out_on_in=STATE_BYTES)
-    out["plain"] = body("plain", B.row_program(spec, q1, "", False, UNROLL)[0], _row_offsets(True, False),
+    out["plain"] = body("plain", B.row_program(spec, **ls["second"])[0], _row_offsets(True, False),
                         out_on_in=STATE_BYTES)
-    out["last"] = body("last", B.row_program(spec, q1, "out", False, UNROLL)[0], _row_offsets(True, False),
+    out["last"] = body("last", B.row_program(spec, **ls["last"])[0], _row_offsets(True, False),
                        out_on_in=STATE_BYTES)
     row = lambda k: ROW_BYTES * k
     mix, phases = B.mix()
