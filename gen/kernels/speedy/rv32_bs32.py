@@ -92,11 +92,11 @@ def mix_order(step: int = 1) -> list[int]:
     return [(step * k) % ROWS for k in range(ROWS)]
 
 
-#: MixColumns' output order and scheduling phase size: outputs i = 21 k mod 32 (out[i] reads
-#: u[i + 21], the next output's u[i]: each u is used by two consecutive outputs), four outputs a
-#: phase.  Measured on the E31 model (cheapest of 8 seeds, 24 registers): 250 cycles a column, 1
-#: spill; descending order unphased 260 (10 spills), ascending 269.
-MIX_STEP, MIX_PHASE = 21, 4
+#: MixColumns' output order and scheduling phase size: outputs i = 11 k mod 32, three outputs a
+#: phase.  Measured on the E31 model (24 registers): 245 cycles a column at the best of 32 seeds
+#: (order 21 k, four a phase: 250 at the best of 8; descending order unphased 260 with 10 spills,
+#: ascending 269).
+MIX_STEP, MIX_PHASE = 11, 3
 
 
 def mix(order=None, phase: int = MIX_PHASE) -> tuple[Program, list]:
@@ -135,10 +135,10 @@ def mix_program(order=None) -> Program:
 
 def transpose() -> tuple[Program, list]:
     """The 32 x 32 bit transpose, ``out[i]`` bit k = ``in[k]`` bit i (five SWAPMOVE stages, which
-    commute), and its phases for the list scheduler: the distance-16 stage on all 32 words, then
-    stages 8, 4, 2, 1 and the stores of each half in turn, so one half's words are stored before
-    the other's are worked (measured on the E31 model: 597 cycles against 653 for the stages in
-    order unphased, 47 -> 21 spills)."""
+    commute), and its phases for the list scheduler: the distance-16 and 8 stages on all 32
+    words, then stages 4, 2, 1 and the stores of each quarter in turn, so a quarter's words are
+    stored before the next is worked (E31 model, best of 16 seeds: 584 cycles; 597 with halves
+    after stage 16 alone, 607 with eighths; 653 for the stages in order unphased)."""
     b = Builder("speedy_bs32_transpose")
     b.declare("in", ROWS, "r", constant=True)
     b.declare("rk", 1, "r")
@@ -155,17 +155,19 @@ def transpose() -> tuple[Program, list]:
         x[p + j] = b.eor(hi, t)
         x[p] = b.eor(lo, b.shift("lsl", t, j))
 
-    for p in range(16):
-        swapmove(p, 16)
+    for j in (16, 8):
+        for p in range(ROWS):
+            if p & j == 0:
+                swapmove(p, j)
     phases += [0] * (len(b.ops) - len(phases))
-    for half in (0, 16):
-        for j in (8, 4, 2, 1):
-            for p in range(half, half + 16):
+    for quarter in range(0, ROWS, 8):
+        for j in (4, 2, 1):
+            for p in range(quarter, quarter + 8):
                 if p & j == 0:
                     swapmove(p, j)
-        for i in range(half, half + 16):
+        for i in range(quarter, quarter + 8):
             b.st("out", i, x[i])
-        phases += [1 + half // 16] * (len(b.ops) - len(phases))
+        phases += [1 + quarter // 8] * (len(b.ops) - len(phases))
     prog = b.finish()
     assert len(prog.ops) == len(phases)
     return prog, phases

@@ -54,11 +54,12 @@ def _strip(c: rv32_function.Compiled) -> list:
 
 
 def body(name: str, prog, offsets: dict, seeds=rv32_function.SEEDS, phases: list | None = None,
-         out_on_in: int | None = None) -> Body:
+         out_on_in: int | None = None, compiled: rv32_function.Compiled | None = None) -> Body:
     """``prog`` compiled (the cheapest seed; ``phases`` for the list scheduler, optional) with its
     memory ``m``'s index k at byte offset ``offsets[m](k)`` off its base register; ``out_on_in``:
-    ``out`` addressed off in's register (a2), that many bytes further (one pointer a loop)."""
-    c = rv32_function.cheapest(prog, seeds=seeds, phases=phases, regs=REGS)
+    ``out`` addressed off in's register (a2), that many bytes further (one pointer a loop);
+    ``compiled``: ``prog`` already compiled (the same body under other offsets)."""
+    c = compiled or rv32_function.cheapest(prog, seeds=seeds, phases=phases, regs=REGS)
     bases = {spec.reg: mem for mem, spec in rv32_function.BASES.items()}   # a0 rk, a1 out, a2 in
     out, spill = [], 0
     for i in _strip(c):
@@ -79,7 +80,9 @@ def _ident(k):
     return 4 * k
 
 
-TRANSPOSE_SEEDS = range(16)
+#: seeds tried (24 registers; E31 model): MixColumns 250 at the best of 8, 245 of 32 (order
+#: 11 k, three a phase); the transpose as rv32_bs32.transpose() says
+TRANSPOSE_SEEDS, MIX_SEEDS = range(32), range(32)
 #: rows an S-box loop trip takes (the body is compiled for that many consecutive rows)
 UNROLL = 4
 #: the S-box passes' first rows, by straight bodies that also store the mirror words they must
@@ -119,13 +122,13 @@ def bodies(spec) -> dict:
                        out_on_in=STATE_BYTES)
     row = lambda k: ROW_BYTES * k
     mix, phases = B.mix()
-    out["mix"] = body("mix", mix, {"in": row, "out": row, "rk": _ident}, phases=phases)
+    out["mix"] = body("mix", mix, {"in": row, "out": row, "rk": _ident}, seeds=MIX_SEEDS, phases=phases)
     q = lambda k: 4 * (B.state_bit(0, k)[0] * B.COLS + B.state_bit(0, k)[1])
     assert all(B.state_bit(w, k) == divmod(32 * w + q(k) // 4, B.COLS) for w in range(B.COLS) for k in range(32))
     tr, phases = B.transpose()
-    # 16 seeds: 597 cycles a transpose at seed 12, 611 at the best of 8 (24 registers)
-    out["pack"] = body("pack", tr, {"in": row, "out": q, "rk": _ident}, seeds=TRANSPOSE_SEEDS, phases=phases)
-    out["unpack"] = body("unpack", tr, {"in": q, "out": row, "rk": _ident}, seeds=TRANSPOSE_SEEDS, phases=phases)
+    c = rv32_function.cheapest(tr, seeds=TRANSPOSE_SEEDS, phases=phases, regs=REGS)
+    out["pack"] = body("pack", tr, {"in": row, "out": q, "rk": _ident}, compiled=c)
+    out["unpack"] = body("unpack", tr, {"in": q, "out": row, "rk": _ident}, compiled=c)
     return out
 
 
