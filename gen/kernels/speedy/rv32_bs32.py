@@ -1,28 +1,28 @@
-"""SPEEDY on RV32 fully bitsliced over 32 blocks (issue 36): the parts of the kernel as IR, each
-compiled by the project's pipeline (gen/kernels/rv32_function.py) and costed on the E31 model,
-and the projection of a whole 32-block call from them.  Not wired into a drop yet: the
-projection says how close this representation comes to issue 36's target (docs/riscv.md,
-"SPEEDY fully bitsliced over 32 blocks").
+"""SPEEDY on RV32 fully bitsliced over 32 blocks (issue 36): the parts of the kernel as IR (an
+S-box row pass body, a MixColumns column, the 32 x 32 transpose, the round-key masks) and an
+executable model of the whole cipher through them (``encrypt32``: the parts run by gen.ir.run in
+the order and with the addressing of the kernel's loops).  gen/kernels/speedy/rv32_bs32_asm.py
+compiles them into the kernel; figures: docs/riscv.md, "SPEEDY fully bitsliced over 32 blocks".
 
 The trick: a word holds ONE state bit (row i, column j) of 32 blocks, 192 words a group.  Then
 no rotation is left anywhere:
 
 * the S-box layer is, per row, the 47-gate circuit on that row's six words (``row_program``:
-  6 loads, the gates with polarities chosen as in gen/kernels/speedy/rv32.py so that a NOT is
-  needed only where no operand polarity fits, 6 stores), looped over the 32 rows;
+  6 loads, the gates with the NOT-minimal polarities of gen/kernels/speedy/polarity.py, 6
+  stores), looped over the 32 rows;
 * ShiftColumns is renaming: row i of column j is read from row i + j, an address offset;
 * MixColumns on a column is a circulant XOR over its 32 row words, out[i] = XOR over a of
-  in[i + a], a in {0, 1, 5, 9, 15, 21, 26} (``mix_program``): rotations are addressing, so only
-  the XORs count; the distance-5 pairs are shared as in rounds.mix_plan, u[i] = in[i] ^ in[i + 5],
-  out[i] = u[i] ^ u[i + 21] ^ in[i + 1] ^ in[i + 9] ^ in[i + 15]: 5 XORs a word;
+  in[i + a], a in {0, 1, 5, 9, 15, 21, 26} (``mix``): rotations are addressing, so only the XORs
+  count; the distance-5 pairs are shared as in rounds.mix_plan, u[i] = in[i] ^ in[i + 5],
+  out[i] = u[i] ^ u[i + 21] ^ in[i + 1] ^ in[i + 9] ^ in[i + 15]: 5 XORs a word (the minimum
+  with free rotations: docs/riscv.md);
 * AddRoundKey XORs a mask word (0 or all ones) per (row, bit), expanded at key setup: fused into
-  the S-box row body as 6 more loads and XORs (``row_program(ark=True)``);
-* packing is six 32 x 32 bit transposes per direction per 32 blocks (``transpose_program``: five
+  the S-box row body as 6 more loads and XORs (``row_program(ark="in")``);
+* packing is six 32 x 32 bit transposes per direction per 32 blocks (``transpose``: five
   SWAPMOVE stages, 6 instructions a SWAPMOVE on RV32).
 """
 from __future__ import annotations
 
-from gen import ciphers
 from gen.ir import Builder, Program
 from gen.kernels import rv32_function
 from gen.kernels.speedy import polarity
@@ -185,40 +185,6 @@ def body_cycles(c: rv32_function.Compiled) -> int:
     return inorder_post.cycles(body, rv32_function.CORE)
 
 
-#: loop instructions a trip: S-box rows (one pointer add, a bound compare-and-branch; one more
-#: pointer add when the row reads round-key masks), MixColumns and transposes over columns
-ROW_LOOP, ROW_LOOP_ARK, COLUMN_LOOP = 2, 3, 3
-
-
-def components(spec) -> dict:
-    """Each part compiled (cheapest of the seeds): {name: Compiled}."""
-    ls = layers(spec)
-    out = {"row_ark": rv32_function.cheapest(row_program(spec, **ls["first"])[0]),
-           "row": rv32_function.cheapest(row_program(spec, **ls["second"])[0]),
-           "row_last": rv32_function.cheapest(row_program(spec, **ls["last"])[0])}
-    prog, phases = mix()
-    out["mix"] = rv32_function.cheapest(prog, phases=phases)
-    out["transpose"] = rv32_function.cheapest(transpose_program(), seeds=range(4))
-    return out
-
-
-def projection(spec, parts: dict | None = None) -> dict:
-    """Cycles a block of a 32-block call, part by part, from the compiled parts' loop bodies.
-    SPEEDY-r: 2 r S-box layers (r with AddRoundKey on the input, the last with the final key on
-    the output), r - 1 MixColumns of 6 columns, 6 transposes each way."""
-    parts = parts or components(spec)
-    r = spec.rounds
-    row = {k: body_cycles(parts[k]) for k in ("row_ark", "row", "row_last")}
-    sbox = ROWS * (r * (row["row_ark"] + ROW_LOOP_ARK) + (r - 1) * (row["row"] + ROW_LOOP)
-                   + row["row_last"] + ROW_LOOP_ARK)
-    mix = (r - 1) * COLS * (body_cycles(parts["mix"]) + COLUMN_LOOP)
-    tr = 2 * COLS * (body_cycles(parts["transpose"]) + COLUMN_LOOP)
-    per_block = {"sbox_and_ark": sbox / BLOCKS, "mixcolumns": mix / BLOCKS, "transposes": tr / BLOCKS}
-    per_block["total"] = sum(per_block.values())
-    per_block["c_per_byte"] = per_block["total"] / spec.block_bytes
-    return per_block
-
-
 def state_bit(w: int, k: int) -> tuple[int, int]:
     """(row, column) of bit k (LSB 0) of little-endian word w of a block: the packing transposes'
     renaming (state bit p = 6 row + column, bit 0 the MSB of byte 0)."""
@@ -259,7 +225,7 @@ def mask_words(spec, key: bytes) -> list[int]:
 def encrypt32(spec, key: bytes, blocks: list[bytes]) -> list[bytes]:
     """32 blocks through the IR parts above, run by gen.ir.run in the order and with the
     addressing the loops would use (ShiftColumns as a read offset, MixColumns per column, the
-    masks per row): the executable model of the kernel the projection costs."""
+    masks per row): the executable model of the kernel (rv32_bs32_asm)."""
     from gen.ir import run
     assert len(blocks) == BLOCKS
     ls = layers(spec)
@@ -293,11 +259,3 @@ def encrypt32(spec, key: bytes, blocks: list[bytes]) -> list[bytes]:
         for b, v in enumerate(run(tr, {"in": cols, "rk": [0]})["out"]):
             out[b][4 * word:4 * word + 4] = v.to_bytes(4, "little")
     return [bytes(o) for o in out]
-
-
-if __name__ == "__main__":
-    for name in ("speedy5", "speedy6", "speedy7"):
-        s = ciphers.get(name)
-        parts = components(s)
-        print(name, {k: (c.cycles, body_cycles(c), c.spills, c.reloads) for k, c in parts.items()})
-        print(name, {k: round(v, 2) for k, v in projection(s, parts).items()})
