@@ -141,6 +141,12 @@ def test_the_drop_takes_the_kernel_for_long_messages(drop, tmp_path):
     assert met["ecb_cycles_per_block"]["64"] < 0.8 * met["ecb_cycles_per_block"]["1"]
     assert met["ctx_bytes"] == 24 * (spec.rounds + 1) + 4 * 192 * (spec.rounds + 1)
     assert res.manifest["validation"]["constant_time_check"] == "verified"
+    # the constant-time check runs the 32-block kernel too (33 blocks: a group and one more)
+    from emu.ct.block import check_block_drop
+    ct = check_block_drop(fw, config.prefix, spec, config.mode, runs=2)
+    long = {name: n for name, status, n in ct.checks if "33 blocks" in name or f"len{33 * 24 + 5}" in name}
+    assert ct.verified and len(long) == (2 if config.mode == "ctr" else 1), ct.checks
+    assert all(n > 30000 for n in long.values()), long     # the kernel's instructions were traced
 
 
 def test_the_polarity_plan_needs_6_nots_an_sbox_and_computes_it():
