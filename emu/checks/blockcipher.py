@@ -134,7 +134,40 @@ def cases(spec, mode: str, seed: int, count: int = RANDOM_CASES) -> dict[str, li
     bad = [Case(OP_BADARG, bytes(n), bytes(b), b"", expect_rc=-2, expect_rc2=-2 if mode == "ctr" else 0,
                 label=f"bad arguments: key of {n} bytes; ctr with NULL input")
            for n in (0, kb - 1, kb + 1)]
-    return {"known answers": kat, "random": rand, "bad arguments": bad}
+    return {"known answers": kat, "random": rand, "long messages": long_cases(spec, mode, rng),
+            "bad arguments": bad}
+
+
+#: ECB block counts of the long-message cases: around the 32-block groups of the RV32 SPEEDY
+#: drops' bitsliced kernel (gen/kernels/speedy/rv32_bs32_c.py) and its padded remainder
+LONG_BLOCKS = (0, 1, 31, 32, 33, 64, 65, 97)
+#: driver flags of the long cases: aligned out of place, in place, input and output misaligned
+LONG_FLAGS = (0, 1, (1 << 1) | (3 << 3))
+
+
+def long_cases(spec, mode: str, rng: random.Random) -> list[Case]:
+    """ECB over LONG_BLOCKS blocks and CTR over several groups of 32 blocks, one-shot (a counter
+    that wraps at 2^32 at a group boundary, and one that wraps inside a group) and streamed in
+    pieces of at most 256 bytes (the driver's): the multi-block paths of every block drop, in
+    place and misaligned."""
+    b, kb = spec.block_bytes, spec.key_bytes
+    out = []
+    for n in LONG_BLOCKS:
+        for flags in LONG_FLAGS:
+            key, data = rng.randbytes(kb), rng.randbytes(b * n)
+            out.append(Case(OP_ECB, key, b"", data, ecb_reference(spec, key, data), flags=flags,
+                            label=f"long ecb blocks={n} flags={flags}"))
+    if mode != "ctr":
+        return out
+    for n, start, kind, flags in ((97 * b + 13, 0xFFFFFFFF - 31, OP_CTR, 0),
+                                  (65 * b, 0xFFFFFFFF - 40, OP_CTR, LONG_FLAGS[2]),
+                                  (64 * b + 5, 0xFFFFFFFF - 3, OP_CTR_STREAM, 1 | (200 << 16)),
+                                  (40 * b + 7, 0xFFFFFFFF - 31, OP_CTR_STREAM, 255 << 16)):
+        key, data = rng.randbytes(kb), rng.randbytes(n)
+        iv = rng.randbytes(b - 4) + start.to_bytes(4, "big")
+        out.append(Case(kind, key, iv, data, ctr_reference(spec, key, iv, data), flags=flags,
+                        label=f"long ctr len={n} counter from {start:#x} flags={flags:#x}"))
+    return out
 
 
 def check(case: Case, result: tuple) -> str | None:

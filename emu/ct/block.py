@@ -1,5 +1,6 @@
 """Constant time of a block-cipher drop (ecb, ctr), by the trace equivalence of emu/ct/checker.py:
-init and wipe across keys; ecb_encrypt of 1..3 blocks across keys and plaintexts; in ctr mode
+init and wipe across keys; ecb_encrypt of 1..3 blocks (and 33 for a drop with a 32-block kernel)
+across keys and plaintexts; in ctr mode
 the one-shot call and the stream in pieces, across keys and messages (the IV and the lengths
 are public and stay the same from run to run)."""
 from __future__ import annotations
@@ -8,7 +9,14 @@ from emu.ct.checker import CtReport, Session, _Drop, _secret, run_checks
 from emu.machines.toolchain import Firmware
 
 
-def _checks(d: _Drop, block: int, mode: str):
+#: the multi-block kernel symbols whose drops get the long checks below (the RV32 SPEEDY drops'
+#: 32-block bitsliced kernel, gen/kernels/speedy/rv32_bs32_asm.py), and the block counts they add
+GROUP_KERNELS, GROUP_BLOCKS = ("encrypt32_rv32",), 33
+
+
+def _checks(d: _Drop, block: int, mode: str, group: bool = False):
+    """``group``: the drop has a multi-block kernel (GROUP_KERNELS): ECB over GROUP_BLOCKS blocks
+    and counter mode over as many blocks and 5 bytes are checked too (its group, then the rest)."""
     checks = []
 
     def init_run(s: Session, i: int):
@@ -17,7 +25,7 @@ def _checks(d: _Drop, block: int, mode: str):
         s.tcall("wipe", c)
     checks.append(("init+wipe", "key", init_run))
 
-    for nb in (1, 2, 3):
+    for nb in (1, 2, 3) + ((GROUP_BLOCKS,) if group else ()):
         name = f"ecb_encrypt {nb} blocks"
 
         def ecb_run(s: Session, i: int, nb=nb, name=name):
@@ -29,7 +37,7 @@ def _checks(d: _Drop, block: int, mode: str):
 
     if mode == "ctr":
         iv = bytes(range(block - 4)) + b"\xff\xff\xff\xfe"      # public; wraps inside the message
-        for n in (0, 1, block, 3 * block + 5):
+        for n in (0, 1, block, 3 * block + 5) + ((GROUP_BLOCKS * block + 5,) if group else ()):
             name = f"ctr len{n}"
 
             def ctr_run(s: Session, i: int, n=n, name=name):
@@ -64,5 +72,6 @@ def check_block_drop(firmware: Firmware, prefix: str, spec, mode: str, runs: int
         stream_bytes = max(64, firmware.symbols.get("sg_stream", (0, 0))[1])
         if ctx_bytes == 0:
             raise RuntimeError(f"cannot find the size of {prefix}_ctx (no sg_ctx in the firmware)")
-        return _checks(_Drop(session, spec.key_bytes, ctx_bytes, stream_bytes, seed), spec.block_bytes, mode)
+        group = any(f"{prefix}_{k}" in firmware.symbols for k in GROUP_KERNELS)
+        return _checks(_Drop(session, spec.key_bytes, ctx_bytes, stream_bytes, seed), spec.block_bytes, mode, group)
     return run_checks(firmware, prefix, make, runs, only)

@@ -41,16 +41,17 @@ class Compiled:
 
 
 def compile_function(prog: ir.Program, seed: int = 0, phases: list | None = None,
-                     alloc_options: dict | None = None) -> Compiled:
+                     alloc_options: dict | None = None, regs: tuple = REGS) -> Compiled:
     """``phases`` (optional, one number per op of ``prog``): the list scheduler takes the ops
     phase by phase (its ``segments``), for programs whose live values exceed the registers unless
     their parts are kept apart (barrel-shiftrows AES: gen/kernels/aes/barrel.py).
-    ``alloc_options``: extra arguments of regalloc.allocate (``recompute``, ``remat_bonus``)."""
+    ``alloc_options``: extra arguments of regalloc.allocate (``recompute``, ``remat_bonus``).
+    ``regs``: the registers the body may use (a loop around it keeps others: gen/kernels/speedy/rv32_bs32.py)."""
     stats: dict = {}
     split = rv32_split.split(prog, stats)
     segments = None if phases is None else [phases[o] for o in stats["origin"]]
     order = listsched.schedule(split, seed, "pressure", segments=segments)
-    alloc = regalloc.allocate(split, order, BASES, regs=REGS, seed=seed, isa=R.RV32, **(alloc_options or {}))
+    alloc = regalloc.allocate(split, order, BASES, regs=regs, seed=seed, isa=R.RV32, **(alloc_options or {}))
     regalloc.check_allocation(split, order, alloc, BASES, isa=R.RV32)
     body = R.expand_constants(alloc.insns)
     body = inorder_post.schedule(body, CORE, R.RV32, readonly=frozenset(alloc.readonly))
@@ -69,12 +70,14 @@ def compile_function(prog: ir.Program, seed: int = 0, phases: list | None = None
     return Compiled(insns=insns, cycles=inorder_post.cycles(insns, CORE), spills=alloc.spills,
                     reloads=alloc.reloads, n_ops=len(split.ops), rotations=stats["rotations"],
                     rotations_as_shifts=stats["rotations_as_shifts"], saved=saved,
-                    stack_bytes=frame, used_regs=len(set(alloc.used_regs) & set(REGS)), seed=seed)
+                    stack_bytes=frame, used_regs=len(set(alloc.used_regs) & set(regs)), seed=seed)
 
 
-def cheapest(prog: ir.Program, seeds=SEEDS, phases: list | None = None, alloc_options: dict | None = None) -> Compiled:
+def cheapest(prog: ir.Program, seeds=SEEDS, phases: list | None = None, alloc_options: dict | None = None,
+             regs: tuple = REGS) -> Compiled:
     """The kernel of the fewest modelled cycles over ``seeds`` (the first on a tie)."""
-    return min((compile_function(prog, s, phases, alloc_options) for s in seeds), key=lambda c: (c.cycles, c.seed))
+    return min((compile_function(prog, s, phases, alloc_options, regs) for s in seeds),
+               key=lambda c: (c.cycles, c.seed))
 
 
 def facts(c: Compiled) -> dict:

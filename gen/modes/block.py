@@ -16,7 +16,7 @@ def _args(config: Config, ks: KernelSet) -> dict:
                 keybytes=config.spec.key_bytes, block=ks.block_bytes, per_call=ks.blocks_per_call,
                 rk_words=ks.rk_words, rk_comment=ks.rk_comment, keyschedule=f"{p}_{ks.keyschedule}",
                 encrypt=f"{p}_{ks.encrypt}", encrypt_n=f"{p}_{ks.encrypt}_n" if ks.encrypt_n else "",
-                ctr_blocks=f"{p}_ctr_blocks" if ks.ctr_blocks else "",
+                ctr_blocks=f"{p}_ctr_blocks" if ks.ctr_blocks else "", ctr_group=ks.ctr_group,
                 zero32_asm=ks.zero32_asm, need=_helpers(config, ks))
 
 

@@ -43,6 +43,9 @@ class KernelSet:
     #: the target has ``{p}_ctr_blocks(rk, out, cb, in, end)``: counter mode over the blocks of in up
     #: to end, XOR fused, looped in generated code (gen/kernels/block_ctr_thumb2.py)
     ctr_blocks: bool = False
+    #: with ctr_blocks: blocks in one granule of ``ctr_blocks`` (rv32imac SPEEDY: 32, its bitsliced
+    #: kernel's group); the glue hands it whole granules only, the rest goes through its refill path
+    ctr_group: int = 1
     #: the target has ``{p}_ctr_ghash_pairs(rk, out, cb, in, n, hk, y)`` too: ctr_pairs and GHASH of
     #: the ciphertext stitched in one loop (armv8a); encrypt's update then hashes as it writes
     ctr_ghash: bool = False

@@ -16,6 +16,7 @@ from gen.config import Config
 from gen.kernels import block_kernel, block_portable, rv32_function
 from gen.kernels.aes import rv32 as aes_rv32
 from gen.kernels.speedy import rv32 as speedy_rv32
+from gen.kernels.speedy import rv32_bs32_asm, rv32_bs32_c
 from gen.targets import portable
 from gen.targets.common import KernelSet
 
@@ -80,7 +81,29 @@ def kernels(config: Config) -> KernelSet:
                     + block_kernel.keyschedule_c(config.prefix, kprog) + "\n"
                     + rv32_function.c_text(f"{config.prefix}_{name}", c, eprog.mems["in"][0],
                                            eprog.mems["out"][0], f"{config.spec.title}, one block")]
+        if config.spec.family == "speedy":
+            return _speedy_bs32(config, ks, sections, c)
     else:
         return ks
     return replace(ks, sections=sections, file_scope_asm=True, kernel_cycles={name: c.cycles},
                    kernel_facts={name: rv32_function.facts(c)})
+
+
+def _speedy_bs32(config: Config, ks: KernelSet, sections: list, c) -> KernelSet:
+    """SPEEDY: the 32-block bitsliced kernel for whole groups of 32 blocks (ECB and CTR), the
+    one-block function ``c`` for the rest (docs/riscv.md, "SPEEDY fully bitsliced over 32 blocks")."""
+    spec, p = config.spec, config.prefix
+    k = rv32_bs32_asm.kernel(spec, f"{p}_encrypt32_rv32")
+    gb = rv32_bs32_c.GROUP * spec.block_bytes
+    # a padded group costs the kernel plus the volatile byte copies in and out (~4 cycles a byte)
+    pad_from = rv32_bs32_c.remainder_min(c.cycles, k.cycles, 2 * 4 * gb)
+    text = rv32_bs32_c.c_text(p, spec, config.mode, k, ks.rk_words, pad_from)
+    masks = rv32_bs32_c.mask_words(spec)
+    facts = {"encrypt_blocks": rv32_function.facts(c),
+             "encrypt32": {"instructions": k.instructions, "stack_bytes": k.frame, "pad_from_blocks": pad_from,
+                           **{f"{n}_cycles": b.cycles for n, b in k.bodies.items()},
+                           "spill_bytes": max(b.spill_bytes for b in k.bodies.values())}}
+    return replace(ks, sections=sections + [text], file_scope_asm=True, keyschedule="keyschedule_bs32",
+                   encrypt_n=True, ctr_blocks=config.mode == "ctr", ctr_group=rv32_bs32_c.GROUP, rk_words=ks.rk_words + masks,
+                   rk_comment=f"{ks.rk_comment}; then the 32-block kernel's masks, {spec.rounds + 1} x 192 words",
+                   kernel_cycles={"encrypt_blocks": c.cycles, "encrypt32": k.cycles}, kernel_facts=facts)
