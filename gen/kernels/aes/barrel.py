@@ -18,6 +18,7 @@ fixsliced kernels.  ``in`` and ``out`` may be the same buffer.
 from __future__ import annotations
 
 from gen.circuits import aes_sbox
+from gen.circuits import mixcolumns_xor
 from gen.ir import Builder, Program
 from gen.kernels.aes.fixsliced import ROUNDS, emit_sbox, emit_swapmove
 
@@ -103,6 +104,42 @@ def emit_mixcolumns(b: Builder, x: list[list[int]], key=None, mark=lambda: None)
     return out
 
 
+def _deps(gate_list, word: int) -> set[int]:
+    """The gates (indices >= 32) word ``word`` is computed from, itself included."""
+    seen, todo = set(), [word]
+    while todo:
+        w = todo.pop()
+        if w >= mixcolumns_xor.WORDS and w not in seen:
+            seen.add(w)
+            todo.extend(gate_list[w - mixcolumns_xor.WORDS])
+    return seen
+
+
+def emit_mixcolumns_circuit(b: Builder, x: list[list[int]], circuit: str, key=None,
+                            mark=lambda: None) -> list[list[int]]:
+    """MixColumns as the XOR circuit ``circuit`` of gen/circuits/mixcolumns_xor.py, emitted bit by
+    bit like ``emit_mixcolumns``: a first phase with the gates bit 0's outputs share with other
+    bits (the doubled terms' bit 7), then for each bit i the gates its four outputs still need,
+    in the circuit's order; ``key(r, i, v)`` is applied to each output word as it is made (an
+    output a later one is built from stays the circuit's value)."""
+    key = key or (lambda r, i, v: v)
+    gate_list, outs = mixcolumns_xor.gates(mixcolumns_xor.CIRCUITS[circuit])
+    n_in = mixcolumns_xor.WORDS
+    val = {8 * r + i: x[r][i] for r in range(4) for i in range(8)}
+    need = [set().union(*(_deps(gate_list, outs[8 * r + i]) for r in range(4))) for i in range(8)]
+    first = need[0] & set().union(*need[1:])
+    out = [[None] * 8 for _ in range(4)]
+    for i, group in [(None, first)] + list(enumerate(need)):
+        mark()
+        for g in sorted(group - set(val)):
+            a, c = gate_list[g - n_in]
+            val[g] = b.eor(val[a], val[c])
+        if i is not None:
+            for r in range(4):
+                out[r][i] = key(r, i, val[outs[8 * r + i]])
+    return out
+
+
 def rk_words(nr: int) -> int:
     """Round-key words: the first and last round keys as 4 natural words (their XOR is on the
     natural block words, before packing and after unpacking: 4 loads instead of 32), rounds
@@ -121,7 +158,8 @@ def emit_natural_round_key(b: Builder, words: list[int], at: int) -> list[int]:
     return [b.eor(w, k[n % 4]) for n, w in enumerate(words)]
 
 
-def encrypt8_ir(keybits: int, circuit: str = aes_sbox.DEFAULT, phases: list | None = None) -> Program:
+def encrypt8_ir(keybits: int, circuit: str = aes_sbox.DEFAULT, phases: list | None = None,
+                mixcolumns: str = "formula") -> Program:
     """IR program: out[0..31] = AES-Enc(rk, in[0..31]) for eight blocks (module docstring).
     The transpose is split where its stages let it be: the ACROSS stages block by block before
     the first round and after the last, the WITHIN stages of a row next to that row's first and
@@ -145,8 +183,13 @@ def encrypt8_ir(keybits: int, circuit: str = aes_sbox.DEFAULT, phases: list | No
             out = emit_sbox(b, emit_pack_row(b, z, r) if j == 1 else state[r], circuit)
             out = out if r == 0 else [b.ror(x, 8 * r) for x in out]          # ShiftRows
             rows.append(out if j < nr else emit_unpack_row(b, out, r))
-        state = emit_mixcolumns(b, rows, lambda r, i, v: add_round_key_word(b, j, r, i, v), mark) \
-            if j < nr else rows
+        ark = lambda r, i, v: add_round_key_word(b, j, r, i, v)
+        if j == nr:
+            state = rows
+        elif mixcolumns == "formula":
+            state = emit_mixcolumns(b, rows, ark, mark)
+        else:
+            state = emit_mixcolumns_circuit(b, rows, mixcolumns, ark, mark)
     mark()
     y = [w for row in state for w in row]
     last = 4 + WORDS * (nr - 1)
