@@ -25,6 +25,7 @@ from __future__ import annotations
 from functools import reduce
 
 ROWS, BITS = 4, 8
+WORDS = ROWS * BITS
 #: xtime on bit words: bit i of 2y is y[i - 1]; y[7] also goes into bits 1, 3, 4 (0x1b)
 XTIME_FEEDBACK = (1, 3, 4)
 
@@ -51,15 +52,7 @@ CANCEL_97: ByteProgram = (
 )
 
 
-def rotated(prog: ByteProgram, k: int) -> ByteProgram:
-    """The same program with every row index moved by k (x_r -> x_r+k, out_r -> out_r+k): it
-    computes MixColumns too (the matrix is circulant in the rows); which rows' outputs are made
-    first and which are derived from them changes, and with it the register pressure."""
-    ren = lambda n: f"{n[0]}{(int(n[1]) + k) % ROWS}" if len(n) == 2 and n[0] in "xo" and n[1].isdigit() else n
-    return tuple((ren(name), kind, *map(ren, args)) for name, kind, *args in prog)
-
-
-CIRCUITS = {"formula108": FORMULA_108, **{f"cancel97r{k}": rotated(CANCEL_97, k) for k in range(ROWS)}}
+CIRCUITS = {"formula108": FORMULA_108, "cancel97": CANCEL_97}
 
 
 def gates(prog: ByteProgram) -> tuple[list[tuple[int, int]], list[int]]:
@@ -88,8 +81,6 @@ def gates(prog: ByteProgram) -> tuple[list[tuple[int, int]], list[int]]:
             raise ValueError(f"unknown step kind {kind!r}")
     return out, [w for r in range(ROWS) for w in names[f"o{r}"]]
 
-
-WORDS = ROWS * BITS
 
 
 def evaluate(gate_list, outputs) -> list[int]:

@@ -5,7 +5,7 @@ instructions; scheduled, allocated onto RV32's registers, scheduled again for th
 * ``encrypt2``: fixsliced, two blocks (gen/kernels/aes/fixsliced.encrypt2_ir), beside the portable
   target's C key schedule: H, E(J0), and the last 0-3 pairs of a run.
 * ``encrypt8``: barrel-shiftrows, eight blocks (gen/kernels/aes/barrel.py: MixColumns without a
-  rotation), compiled phase by phase, with its C key schedule and loops (gen/kernels/aes/barrel_c.py):
+  rotation, a 97-XOR circuit), compiled phase by phase, with its C key schedule and loops (gen/kernels/aes/barrel_c.py):
   ECB and counter mode four pairs at a time.  The S-box circuit and seed: the fewest modelled cycles.
 """
 from __future__ import annotations
