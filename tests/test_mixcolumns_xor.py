@@ -102,3 +102,19 @@ def test_the_kernel_saves_eleven_xors_a_round():
     for keybits, nr in B.ROUNDS.items():
         count = lambda mc: sum(op.kind == "eor" for op in B.encrypt8_ir(keybits, "bpc113", mixcolumns=mc).ops)
         assert count("formula108") - count(B.MIXCOLUMNS) == 11 * (nr - 1)
+
+
+def test_the_search_finds_a_97_xor_program():
+    """gen/circuits/mixcolumns_search.py: 11 additions and 3 doublings, checked against the matrix."""
+    from gen.circuits import mixcolumns_search as S
+    found = S.search(11, 3)
+    assert found is not None and M.check(S.to_program(*found)) == 97
+
+
+def test_the_search_finds_no_ten_addition_program_on_the_kept_doublings():
+    """With CANCEL_97's doublings (x0 + x1, x0 + x2, x2 + x3) no program of 10 additions exists
+    (exhaustive); `make mixcolumns-search` runs every choice of three doubled row sums."""
+    from gen.circuits import mixcolumns_search as S
+    P = (S.rows_of(0, 1), S.rows_of(0, 2), S.rows_of(2, 3))
+    assert S.search_p(P, 10) is None
+    assert S.search_p(P, 11) is not None

@@ -19,6 +19,8 @@ XORs, an xtime 3: the feedback of bit 7 into bits 1, 3 and 4; its other bits are
   the count Kranz, Leander, Stoffelen and Wiemer report from the Boyar-Peralta heuristic
   ("Shorter linear straight-line programs for MDS matrices", ToSC 2017(4)); 92 is the smallest
   published (A. Maximov, "AES MixColumn with 92 XOR gates", IACR ePrint 2019/833), not reached here.
+  gen/circuits/mixcolumns_search.py finds such programs by itself and shows that none has 10
+  additions with 3 doublings of row sums.
 """
 from __future__ import annotations
 
