@@ -122,6 +122,16 @@ def test_the_drops_beat_published_barrel_shiftrows_in_our_harness(name, cipher, 
     assert facts["rotations"] == 24 * B.ROUNDS[keybits] and met["kernel_cycles"]["aes_encrypt8"] > 0
 
 
+@pytest.mark.parametrize("name, bound", [("aes256gcm-rv32", 95.0 * 16), ("aes128gcm-rv32", 1125.33)])
+def test_ecb_holds_the_issue_target_or_the_figure_reached(name, bound):
+    """ECB over 64 blocks (E31 model, the generator's manifest, cycles a block): AES-256 within
+    issue 36's 95 c/B; AES-128 not above the 70.33 c/B reached with the 97-XOR MixColumns (the
+    target, 70, is not met: docs/riscv.md)."""
+    import json
+    met = json.loads((OUT / name / "manifest.json").read_text())["metrics"]
+    assert met["ecb_cycles_per_block"]["64"] <= bound
+
+
 @pytest.mark.parametrize("offset", [0, 1])
 def test_ctr_pairs_steps_the_counters_across_the_wrap(offset, tmp_path):
     """barrel_c.loops_c's ctr_pairs on the host, the kernels replaced by E(x) = x: out = in ^ the
