@@ -71,6 +71,11 @@ def test_bad_programs_are_refused(prog, msg):
         M.check(prog)
 
 
+def test_an_unknown_circuit_name_is_refused():
+    with pytest.raises(ValueError, match="unknown MixColumns circuit 'm92'.*cancel97"):
+        B.encrypt8_ir(128, "bpc113", mixcolumns="m92")
+
+
 @pytest.mark.parametrize("name", sorted(M.CIRCUITS))
 def test_the_barrel_ir_mixcolumns_is_the_circuit(name):
     """barrel.emit_mixcolumns on random words: word-wise the matrix, one XOR a gate; the key

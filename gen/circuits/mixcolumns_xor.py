@@ -57,6 +57,12 @@ CANCEL_97: ByteProgram = (
 CIRCUITS = {"formula108": FORMULA_108, "cancel97": CANCEL_97}
 
 
+def program(name: str) -> ByteProgram:
+    if name not in CIRCUITS:
+        raise ValueError(f"unknown MixColumns circuit {name!r} (known: {', '.join(CIRCUITS)})")
+    return CIRCUITS[name]
+
+
 def gates(prog: ByteProgram) -> tuple[list[tuple[int, int]], list[int]]:
     """(gates, outputs): word gates as operand pairs over indices 0..31 (input word 8r + i) then
     32, 33, ... (gate k is index 32 + k); outputs[8r + i] the index of output word (r, i)."""

@@ -103,7 +103,7 @@ def emit_mixcolumns(b: Builder, x: list[list[int]], circuit: str = MIXCOLUMNS, k
     order; ``key(r, i, v)`` (AddRoundKey) is applied to each output word as it is made (an output
     a later one is built from stays the circuit's value); ``mark()`` starts a phase."""
     key = key or (lambda r, i, v: v)
-    gate_list, outs = mixcolumns_xor.gates(mixcolumns_xor.CIRCUITS[circuit])
+    gate_list, outs = mixcolumns_xor.gates(mixcolumns_xor.program(circuit))
     n_in = mixcolumns_xor.WORDS
     val = {8 * r + i: x[r][i] for r in range(4) for i in range(8)}
     need = [set().union(*(_deps(gate_list, outs[8 * r + i]) for r in range(4))) for i in range(8)]
