@@ -29,7 +29,8 @@ BARREL_ALLOC = {"recompute": True, "remat_bonus": 4.0}
 #: per key size, with the 97-XOR MixColumns (best of seeds 0-7 unless said): AES-192 and AES-256
 #: evict recomputable values as 5 times further away and clean ones (round keys) as 3 times
 #: (AES-192 10,565 -> 10,562; AES-256 12,148 -> 12,140, and 12,134 at seed 13 of 8-32: the ECB
-#: target of 95 c/B needs <= 12,135); AES-128 keeps 4 and 2 (5 / 3: 8,978, no gain)
+#: target of 95 c/B needs <= 12,135); AES-128 keeps 4 and 2 (5 / 3: 8,978, no gain).  Measured
+#: before BARREL_HOME_BASES; with it seed 13 still gives AES-256's cheapest (11,964; 11,975 at 4)
 BARREL_TUNING = {192: ({"remat_bonus": 5.0, "clean_bonus": 3.0}, ()),
                  256: ({"remat_bonus": 5.0, "clean_bonus": 3.0}, (13,))}
 
