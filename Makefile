@@ -26,7 +26,11 @@ JOBS   ?= 2
 # single process, niced): the rotation model to cost 20 (hours), the doubling chains (the >= 9 proof)
 # and the CP-SAT cross-check through 7 instructions (~30 min); tests/test_speedy_rv32_bound.py runs
 # bounded forms.
-.PHONY: mixcolumns-bound all setup toolchain test vendor-check regen-check fuzz fuzz-live mbedtls-check mbedtls-psa-m4-check clean-venv
+# `make mixcolumns-search` runs the byte-level search behind barrel-shiftrows AES's 97-XOR MixColumns
+# (gen/circuits/mixcolumns_search.py, docs/riscv.md): it finds the 97 (11 additions, 3 doublings) and
+# shows that 10 additions with 3 doublings of row sums do not exist (~2 min); tests/test_mixcolumns_xor.py
+# runs bounded forms.
+.PHONY: mixcolumns-bound mixcolumns-search all setup toolchain test vendor-check regen-check fuzz fuzz-live mbedtls-check mbedtls-psa-m4-check clean-venv
 
 all: setup
 	$(PY) -m gen build --defaults -j $(JOBS) -o out
@@ -84,6 +88,10 @@ mixcolumns-bound: setup
 	nice $(PY) -m gen.circuits.shiftxor_bound
 	nice $(PY) -m gen.circuits.shiftxor_min --upto 7
 	nice $(PY) -m gen.circuits.rotxor_cost --budget 20
+
+mixcolumns-search: setup
+	nice $(PY) -m gen.circuits.mixcolumns_search --adds 11 --doublings 3
+	! nice $(PY) -m gen.circuits.mixcolumns_search --adds 10 --doublings 3
 
 vendor-check: setup
 	$(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider tests/test_vendoring.py --vendor-all

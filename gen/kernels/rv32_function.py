@@ -36,33 +36,45 @@ class Compiled:
     rotations_as_shifts: int  # rotations of masked values the split made one shift (nothing wraps)
     saved: tuple         # callee-saved registers the body uses
     stack_bytes: int
-    used_regs: int       # registers the body's values used, of len(REGS)
+    used_regs: int       # registers the body's values used, of ``pool``
     seed: int
+    pool: int = len(REGS)  # registers the allocator could give values (REGS and the home bases')
 
 
 def compile_function(prog: ir.Program, seed: int = 0, phases: list | None = None,
-                     alloc_options: dict | None = None, regs: tuple = REGS) -> Compiled:
+                     alloc_options: dict | None = None, regs: tuple = REGS,
+                     home_bases: tuple = ()) -> Compiled:
     """``phases`` (optional, one number per op of ``prog``): the list scheduler takes the ops
     phase by phase (its ``segments``), for programs whose live values exceed the registers unless
     their parts are kept apart (barrel-shiftrows AES: gen/kernels/aes/barrel.py).
     ``alloc_options``: extra arguments of regalloc.allocate (``recompute``, ``remat_bonus``).
-    ``regs``: the registers the body may use (a loop around it keeps others: gen/kernels/speedy/rv32_bs32.py)."""
+    ``regs``: the registers the body may use (a loop around it keeps others: gen/kernels/speedy/rv32_bs32.py).
+    ``home_bases``: memories (of ``out``, ``in``) whose pointer the prologue stores in the frame,
+    so that the allocator may give its register to values and reload the pointer when the memory
+    is next used (regalloc's 'home' bases): two more registers in the middle of a kernel that
+    reads ``in`` only at its start and writes ``out`` only at its end."""
     stats: dict = {}
     split = rv32_split.split(prog, stats)
     segments = None if phases is None else [phases[o] for o in stats["origin"]]
     order = listsched.schedule(split, seed, "pressure", segments=segments)
-    alloc = regalloc.allocate(split, order, BASES, regs=regs, seed=seed, isa=R.RV32, **(alloc_options or {}))
-    regalloc.check_allocation(split, order, alloc, BASES, isa=R.RV32)
+    bases = dict(BASES)
+    for k, m in enumerate(home_bases):
+        bases[m] = regalloc.BaseSpec("home", BASES[m].reg, -1 - k)
+    regs = tuple(regs) + tuple(bases[m].reg for m in home_bases)
+    alloc = regalloc.allocate(split, order, bases, regs=regs, seed=seed, isa=R.RV32, **(alloc_options or {}))
+    regalloc.check_allocation(split, order, alloc, bases, isa=R.RV32)
     body = R.expand_constants(alloc.insns)
     body = inorder_post.schedule(body, CORE, R.RV32, readonly=frozenset(alloc.readonly))
     used = set().union(*(i.reads() | i.writes() for i in body))
     saved = tuple(r for r in R.CALLEE_SAVED + ("ra",) if r in used)
     n_save = -(-4 * len(saved) // 16) * 16
-    spill_bytes = -(-4 * alloc.n_slots // 16) * 16
-    body = [R.resolve(i, lambda slot: 4 * slot) for i in body]
+    spill_bytes = -(-4 * (alloc.n_slots + len(home_bases)) // 16) * 16
+    slot_offset = lambda slot: 4 * slot if slot >= 0 else 4 * (alloc.n_slots - 1 - slot)
+    body = [R.resolve(i, slot_offset) for i in body]
     frame = n_save + spill_bytes
     pro = ([R.add_sp(-frame)] if frame else []) + \
-          [R.sw(r, "sp", spill_bytes + 4 * k, note="save") for k, r in enumerate(saved)]
+          [R.sw(r, "sp", spill_bytes + 4 * k, note="save") for k, r in enumerate(saved)] + \
+          [R.sw(bases[m].reg, "sp", slot_offset(bases[m].home), note="home") for m in home_bases]
     epi = [R.lw(r, "sp", spill_bytes + 4 * k, note="restore") for k, r in enumerate(saved)] + \
           ([R.add_sp(frame)] if frame else []) + [R.Insn("ret")]
     insns = pro + body + epi
@@ -70,13 +82,14 @@ def compile_function(prog: ir.Program, seed: int = 0, phases: list | None = None
     return Compiled(insns=insns, cycles=inorder_post.cycles(insns, CORE), spills=alloc.spills,
                     reloads=alloc.reloads, n_ops=len(split.ops), rotations=stats["rotations"],
                     rotations_as_shifts=stats["rotations_as_shifts"], saved=saved,
-                    stack_bytes=frame, used_regs=len(set(alloc.used_regs) & set(regs)), seed=seed)
+                    stack_bytes=frame, used_regs=len(set(alloc.used_regs) & set(regs)), seed=seed,
+                    pool=len(regs))
 
 
 def cheapest(prog: ir.Program, seeds=SEEDS, phases: list | None = None, alloc_options: dict | None = None,
-             regs: tuple = REGS) -> Compiled:
+             regs: tuple = REGS, home_bases: tuple = ()) -> Compiled:
     """The kernel of the fewest modelled cycles over ``seeds`` (the first on a tie)."""
-    return min((compile_function(prog, s, phases, alloc_options, regs) for s in seeds),
+    return min((compile_function(prog, s, phases, alloc_options, regs, home_bases) for s in seeds),
                key=lambda c: (c.cycles, c.seed))
 
 
@@ -84,7 +97,7 @@ def facts(c: Compiled) -> dict:
     """What a manifest's ``metrics.kernel_facts`` says of a kernel."""
     return {"seed": c.seed, "rv32_ops": c.n_ops, "rotations": c.rotations,
             "rotations_as_shifts": c.rotations_as_shifts, "spills": c.spills,
-            "reloads": c.reloads, "saved_registers": len(c.saved), "free_registers": len(REGS) - c.used_regs}
+            "reloads": c.reloads, "saved_registers": len(c.saved), "free_registers": c.pool - c.used_regs}
 
 
 def c_text(name: str, c: Compiled, in_words: int, out_words: int, what: str) -> str:

@@ -8,7 +8,9 @@ barrel-shiftrows section): eight blocks are 32 words, one per (row r, bit i); bi
 * ShiftRows rotates row r's words right by 8r (column c + r moves to column c): 24 rotations a
   round, the only rotations of the cipher (three instructions each on RV32I);
 * MixColumns combines the rows' words at the same positions: pure XORs, no rotation at all
-  (out_r = xtime(x_r ^ x_r+1) ^ x_r+1 ^ x_r+2 ^ x_r+3, xtime a re-indexing of the bit words).
+  (out_r = xtime(x_r ^ x_r+1) ^ x_r+1 ^ x_r+2 ^ x_r+3, xtime a re-indexing of the bit words),
+  computed by a 97-XOR circuit with cancellations (gen/circuits/mixcolumns_xor.py) where the
+  formula takes 108.
 
 Packing is a 32x32 bit transpose (input word 8c + b -> state word 8r + i): 80 SWAPMOVEs, the
 same network unpacks (a transpose is its own inverse).  The round keys come in that layout
@@ -18,6 +20,7 @@ fixsliced kernels.  ``in`` and ``out`` may be the same buffer.
 from __future__ import annotations
 
 from gen.circuits import aes_sbox
+from gen.circuits import mixcolumns_xor
 from gen.ir import Builder, Program
 from gen.kernels.aes.fixsliced import ROUNDS, emit_sbox, emit_swapmove
 
@@ -26,8 +29,10 @@ WORDS = 32
 #: (distance, mask) of the transpose's five SWAPMOVE stages (mask: positions whose bit
 #: ``distance`` of the index is clear)
 TRANSPOSE_STEPS = ((16, 0x0000FFFF), (8, 0x00FF00FF), (4, 0x0F0F0F0F), (2, 0x33333333), (1, 0x55555555))
-#: xtime on bit words: bit i of 2*t is t[i - 1], with t[7] fed back into bits 0, 1, 3, 4
-XTIME_FEEDBACK = (0, 1, 3, 4)
+#: MixColumns' XOR circuit (gen/circuits/mixcolumns_xor.py): 97 XORs with cancellations against
+#: the formula's 108; through the same emitter AES-128 9,103 -> 8,978 cycles, AES-192 10,713 ->
+#: 10,565, AES-256 12,331 -> 12,148 (E31 model, best of seeds 0-7)
+MIXCOLUMNS = "cancel97"
 
 
 def check_keybits(keybits: int) -> int:
@@ -78,28 +83,40 @@ def emit_unpack_across(b: Builder, y: list[int], blk: int) -> list[int]:
     return [x[8 * c + blk] for c in range(4)]
 
 
-def emit_mixcolumns(b: Builder, x: list[list[int]], key=None, mark=lambda: None) -> list[list[int]]:
-    """out_r = xtime(t_r) ^ x_r+1 ^ t_r+2, t_r = x_r ^ x_r+1: 108 XORs, emitted bit by bit
-    (t[.][7] first: every bit's xtime reads it) so that few words are live at once; ``key(r, i,
-    v)`` (optional) is applied to each output word (AddRoundKey); ``mark()`` starts a phase."""
-    key = key or (lambda r, i, v: v)
-    t = [[None] * 8 for _ in range(4)]
+def _deps(gate_list, word: int) -> set[int]:
+    """The gates (indices >= 32) word ``word`` is computed from, itself included."""
+    seen, todo = set(), [word]
+    while todo:
+        w = todo.pop()
+        if w >= mixcolumns_xor.WORDS and w not in seen:
+            seen.add(w)
+            todo.extend(gate_list[w - mixcolumns_xor.WORDS])
+    return seen
 
-    def t_bit(i):
-        for r in range(4):
-            t[r][i] = b.eor(x[r][i], x[(r + 1) % 4][i])
+
+def emit_mixcolumns(b: Builder, x: list[list[int]], circuit: str = MIXCOLUMNS, key=None,
+                    mark=lambda: None) -> list[list[int]]:
+    """MixColumns as the XOR circuit ``circuit`` of gen/circuits/mixcolumns_xor.py (no rotation:
+    whole words), emitted bit by bit so that few words are live at once: a first phase with the
+    gates bit 0's outputs share with other bits (the doubled terms' bit 7, which every bit's
+    xtime reads), then for each bit i the gates its four outputs still need, in the circuit's
+    order; ``key(r, i, v)`` (AddRoundKey) is applied to each output word as it is made (an output
+    a later one is built from stays the circuit's value); ``mark()`` starts a phase."""
+    key = key or (lambda r, i, v: v)
+    gate_list, outs = mixcolumns_xor.gates(mixcolumns_xor.program(circuit))
+    n_in = mixcolumns_xor.WORDS
+    val = {8 * r + i: x[r][i] for r in range(4) for i in range(8)}
+    need = [set().union(*(_deps(gate_list, outs[8 * r + i]) for r in range(4))) for i in range(8)]
+    first = need[0] & set().union(*need[1:])
     out = [[None] * 8 for _ in range(4)]
-    mark()
-    t_bit(7)
-    for i in range(8):
+    for i, group in [(None, first)] + list(enumerate(need)):
         mark()
-        if i < 7:
-            t_bit(i)
-        for r in range(4):
-            terms = [(x[(r + 1) % 4][i], 0), (t[(r + 2) % 4][i], 0), (t[r][(i - 1) % 8], 0)]
-            if i in XTIME_FEEDBACK and i != 0:
-                terms.append((t[r][7], 0))
-            out[r][i] = key(r, i, b.xor_terms(terms))
+        for g in sorted(group - set(val)):
+            a, c = gate_list[g - n_in]
+            val[g] = b.eor(val[a], val[c])
+        if i is not None:
+            for r in range(4):
+                out[r][i] = key(r, i, val[outs[8 * r + i]])
     return out
 
 
@@ -121,7 +138,8 @@ def emit_natural_round_key(b: Builder, words: list[int], at: int) -> list[int]:
     return [b.eor(w, k[n % 4]) for n, w in enumerate(words)]
 
 
-def encrypt8_ir(keybits: int, circuit: str = aes_sbox.DEFAULT, phases: list | None = None) -> Program:
+def encrypt8_ir(keybits: int, circuit: str = aes_sbox.DEFAULT, phases: list | None = None,
+                mixcolumns: str = MIXCOLUMNS) -> Program:
     """IR program: out[0..31] = AES-Enc(rk, in[0..31]) for eight blocks (module docstring).
     The transpose is split where its stages let it be: the ACROSS stages block by block before
     the first round and after the last, the WITHIN stages of a row next to that row's first and
@@ -145,7 +163,7 @@ def encrypt8_ir(keybits: int, circuit: str = aes_sbox.DEFAULT, phases: list | No
             out = emit_sbox(b, emit_pack_row(b, z, r) if j == 1 else state[r], circuit)
             out = out if r == 0 else [b.ror(x, 8 * r) for x in out]          # ShiftRows
             rows.append(out if j < nr else emit_unpack_row(b, out, r))
-        state = emit_mixcolumns(b, rows, lambda r, i, v: add_round_key_word(b, j, r, i, v), mark) \
+        state = emit_mixcolumns(b, rows, mixcolumns, lambda r, i, v: add_round_key_word(b, j, r, i, v), mark) \
             if j < nr else rows
     mark()
     y = [w for row in state for w in row]
