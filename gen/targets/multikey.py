@@ -28,6 +28,14 @@ _PROTO = r"^(?:static\s+)?(void|int|uint32_t)\s+{inner}_(\w+)\(([^)]*)\)\s*[;{{]
 _ASM_BODY = r'"{name}:\\n"(.*?)"\.size {name},'
 
 
+
+def _rk_kind(single: str) -> str:
+    """The representation a single-key ctx comment names ("fixsliced (ffs) round keys, ..." ->
+    "fixsliced (ffs) "); none for a comment that names its key size ("AES-128 round keys, ...")."""
+    kind = single.split(",")[0].removesuffix("round keys")
+    return "" if kind.startswith("AES-") else kind
+
+
 def inner_config(config: Config, bits: int) -> Config:
     """The single-key configuration of one key size, under the inner prefix PREFIX_k<bits>."""
     return dataclasses.replace(config, name=f"{config.name}-k{bits}", cipher=f"aes{bits}", keybits=())
@@ -168,7 +176,7 @@ def kernels(config: Config, single) -> KernelSet:
         first, sections=[t for _, t in order] + [wrappers],
         target_guard=outer(first.target_guard, first_inner),
         rk_words=rk_words + 1,
-        rk_comment=(f"{first.rk_comment.split(',')[0]} round keys of the key init took (AES-"
+        rk_comment=(f"{_rk_kind(first.rk_comment)}round keys of the key init took (AES-"
                     f"{'/'.join(map(str, sizes))}), then its length in bytes (word {rk_words})"),
         kernel_cycles={"keybits": figures} if figures else {},
         kernel_facts={"keybits": facts} if facts else {},

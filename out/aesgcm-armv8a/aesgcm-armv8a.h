@@ -35,7 +35,7 @@ extern "C" {
 #define AESGCM_ARMV8A_MAXLEN   UINT64_C(0xFFFFFFFE0)   /* 2^36 - 32 bytes per message */
 
 typedef struct {
-    uint32_t rk[61];   /* AES-128 round keys round keys of the key init took (AES-128/192/256), then its length in bytes (word 60) */
+    uint32_t rk[61];   /* round keys of the key init took (AES-128/192/256), then its length in bytes (word 60) */
     uint32_t hk[80];   /* H^1..H^8 twisted for PMULL (swapped, unswapped, Karatsuba words) */
     uint32_t ctr_tab[256];   /* round 1 of a counter block as a function of its low byte (key only), filled by init */
 } aesgcm_armv8a_ctx;

@@ -34,7 +34,7 @@ extern "C" {
 #define AESGCM_M4_FFS_FACE_R2_MAXLEN   UINT64_C(0xFFFFFFFE0)   /* 2^36 - 32 bytes per message */
 
 typedef struct {
-    uint32_t rk[121];   /* fixsliced (ffs) round keys round keys of the key init took (AES-128/192/256), then its length in bytes (word 120) */
+    uint32_t rk[121];   /* fixsliced (ffs) round keys of the key init took (AES-128/192/256), then its length in bytes (word 120) */
     uint32_t hk[576];   /* H-derived words for the constant-time holes multiply */
     uint32_t face_sv[64];   /* FACE r2: round-1 S-box outputs of the 256 counter bytes (8 groups x 8 bit planes, lane l of group g: v = 32 g + 1 + l; key only), filled by init */
 } aesgcm_m4_ffs_face_r2_ctx;

@@ -34,7 +34,7 @@ extern "C" {
 #define AESGCM_M4_FFS_MAXLEN   UINT64_C(0xFFFFFFFE0)   /* 2^36 - 32 bytes per message */
 
 typedef struct {
-    uint32_t rk[121];   /* fixsliced (ffs) round keys round keys of the key init took (AES-128/192/256), then its length in bytes (word 120) */
+    uint32_t rk[121];   /* fixsliced (ffs) round keys of the key init took (AES-128/192/256), then its length in bytes (word 120) */
     uint32_t hk[288];   /* H-derived words for the constant-time holes multiply */
 } aesgcm_m4_ffs_ctx;
 
