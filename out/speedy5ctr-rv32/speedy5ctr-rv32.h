@@ -5780,19 +5780,24 @@ static const uint32_t speedy5ctr_rv32_bs32_flip[36] = {
 };
 
 /* Mask word 192 r + q = -(key bit sigma^r(q)) ^ -(flip bit): sigma^r(q) = a_r q + b_r mod 192 (sigma
- * is affine), so each round walks its key bits by a_r; every index is public. */
+ * is affine), so each round walks its key bits by a_r with a pointer that stays inside k and whose wrap
+ * is a public comparison (no index depends on the key); eight words a trip, each flip bit by its own shift. */
 static void speedy5ctr_rv32_bs32_masks(uint32_t *m, const uint8_t *key)
 {
-    uint32_t k[192], a = 1u, b = 0u, q, r, s, f, w, j;
+    uint32_t k[192], a = 1u, b = 0u, q, r, f, w, j, back;
     volatile uint32_t *vk = k;
+    const uint32_t *s, *last;
     for (q = 0; q < 192u; q++) k[q] = 0u - (uint32_t)((key[q >> 3] >> (7u - (q & 7u))) & 1u);
     for (r = 0; r <= 5u; r++) {
-        for (w = 0, s = b; w < 6u; w++) {
+        last = k + 192 - a;                    /* from here a step of a wraps: back by 192 - a */
+        back = 192u - a;
+        for (w = 0, s = k + b; w < 6u; w++) {
             f = speedy5ctr_rv32_bs32_flip[6u * r + w];
-            for (j = 0; j < 32u; j++, m++, f >>= 1) {
-                *m = k[s] ^ (0u - (f & 1u));
-                s += a;
-                s -= 192u & (0u - (uint32_t)(s >= 192u));
+            for (j = 0; j < 32u; j += 8u, m += 8) {
+#define SPEEDY5CTR_RV32_BS32_MASK(i)                 m[i] = *s ^ (0u - ((f >> (j + (i))) & 1u));                 if (s >= last) s -= back; else s += a;
+                SPEEDY5CTR_RV32_BS32_MASK(0) SPEEDY5CTR_RV32_BS32_MASK(1) SPEEDY5CTR_RV32_BS32_MASK(2) SPEEDY5CTR_RV32_BS32_MASK(3)
+                SPEEDY5CTR_RV32_BS32_MASK(4) SPEEDY5CTR_RV32_BS32_MASK(5) SPEEDY5CTR_RV32_BS32_MASK(6) SPEEDY5CTR_RV32_BS32_MASK(7)
+#undef SPEEDY5CTR_RV32_BS32_MASK
             }
         }
         b = 7u * b + 1u;                       /* sigma^(r+1)(q) = 7 sigma^r(q) + 1 mod 192 (public) */

@@ -46,6 +46,7 @@ def c_text(prefix: str, spec, mode: str, kernel: K.Kernel, rk_one: int, pad_from
     which a padded 32-block call is cheaper (remainder_min)."""
     assert ref.KEY_PERMUTATION == tuple((7 * p + 1) % 192 for p in range(192))
     p, r, sym = prefix, spec.rounds, kernel.sym
+    P = p.upper()
     gb = GROUP * spec.block_bytes
     flips = flip_words(spec)
     comment = (f"/* {sym}: {spec.title} on 32 blocks, fully bitsliced (a word = one state bit of the 32 blocks), "
@@ -62,19 +63,26 @@ static const uint32_t {p}_bs32_flip[{len(flips)}] = {{
 }};
 
 /* Mask word 192 r + q = -(key bit sigma^r(q)) ^ -(flip bit): sigma^r(q) = a_r q + b_r mod 192 (sigma
- * is affine), so each round walks its key bits by a_r; every index is public. */
+ * is affine), so each round walks its key bits by a_r with a pointer that stays inside k and whose wrap
+ * is a public comparison (no index depends on the key); eight words a trip, each flip bit by its own shift. */
 static void {p}_bs32_masks(uint32_t *m, const uint8_t *key)
 {{
-    uint32_t k[192], a = 1u, b = 0u, q, r, s, f, w, j;
+    uint32_t k[192], a = 1u, b = 0u, q, r, f, w, j, back;
     volatile uint32_t *vk = k;
+    const uint32_t *s, *last;
     for (q = 0; q < 192u; q++) k[q] = 0u - (uint32_t)((key[q >> 3] >> (7u - (q & 7u))) & 1u);
     for (r = 0; r <= {r}u; r++) {{
-        for (w = 0, s = b; w < 6u; w++) {{
+        last = k + 192 - a;                    /* from here a step of a wraps: back by 192 - a */
+        back = 192u - a;
+        for (w = 0, s = k + b; w < 6u; w++) {{
             f = {p}_bs32_flip[6u * r + w];
-            for (j = 0; j < 32u; j++, m++, f >>= 1) {{
-                *m = k[s] ^ (0u - (f & 1u));
-                s += a;
-                s -= 192u & (0u - (uint32_t)(s >= 192u));
+            for (j = 0; j < 32u; j += 8u, m += 8) {{
+#define {P}_BS32_MASK(i) \
+                m[i] = *s ^ (0u - ((f >> (j + (i))) & 1u)); \
+                if (s >= last) s -= back; else s += a;
+                {P}_BS32_MASK(0) {P}_BS32_MASK(1) {P}_BS32_MASK(2) {P}_BS32_MASK(3)
+                {P}_BS32_MASK(4) {P}_BS32_MASK(5) {P}_BS32_MASK(6) {P}_BS32_MASK(7)
+#undef {P}_BS32_MASK
             }}
         }}
         b = 7u * b + 1u;                       /* sigma^(r+1)(q) = 7 sigma^r(q) + 1 mod 192 (public) */
